@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "coordinatord",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "coordinatord", targets: ["coordinatord"]),
+        .library(name: "Navigation", targets: ["Navigation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "Secrets", dependencies: ["CSodium"]),
+        .target(name: "Navigation"),
+        .target(
+            name: "Sessions",
+            dependencies: [
+                "HTTPServer", "SQLiteStore", "Secrets", "Navigation",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
+        .target(name: "SampleApp", dependencies: ["Navigation", "SQLiteStore", "Secrets"]),
+        .executableTarget(
+            name: "coordinatord",
+            dependencies: [
+                "HTTPServer", "SQLiteStore", "Secrets", "Navigation", "Sessions", "SampleApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
+
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

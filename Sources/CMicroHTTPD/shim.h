@@ -1,0 +1,66 @@
+#ifndef COORDINATORD_CMICROHTTPD_SHIM_H
+#define COORDINATORD_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <netdb.h>
+#include <arpa/inet.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic,
+// which Swift cannot call; these fixed-signature wrappers are the only way in.
+
+/// Starts a daemon bound to `host` (a name or a numeric IPv4/IPv6 address) and `port`
+/// (0 picks a free one). Returns NULL if the host does not resolve or MHD refuses.
+static inline struct MHD_Daemon *
+coordinatord_mhd_start(const char *host, uint16_t port, unsigned int flags,
+                       MHD_AccessHandlerCallback handler, void *handler_cls,
+                       MHD_RequestCompletedCallback completed, void *completed_cls,
+                       const struct MHD_OptionItem *options)
+{
+    struct addrinfo hints, *found = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    if (getaddrinfo(host, NULL, &hints, &found) != 0 || found == NULL) return NULL;
+    struct sockaddr_storage address;
+    memset(&address, 0, sizeof address);
+    memcpy(&address, found->ai_addr, found->ai_addrlen);
+    freeaddrinfo(found);
+    if (address.ss_family == AF_INET6) {
+        ((struct sockaddr_in6 *)&address)->sin6_port = htons(port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        ((struct sockaddr_in *)&address)->sin_port = htons(port);
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (the real one when it was started with port 0).
+static inline uint16_t coordinatord_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// Writes the client's numeric address into `buffer`; an empty string if unknown.
+static inline void coordinatord_mhd_client_address(struct MHD_Connection *connection,
+                                                   char *buffer, socklen_t length) {
+    buffer[0] = 0;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, length);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, length);
+    }
+}
+#endif

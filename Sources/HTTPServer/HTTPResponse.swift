@@ -1,0 +1,49 @@
+import Foundation
+
+/// A complete HTTP response: status, header fields and body bytes.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response whose body is `value` encoded as JSON.
+    public static func json(
+        _ value: some Encodable, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()
+    ) -> HTTPResponse {
+        json(bytes: JSONCoding.encode(value), status: status, headers: headers)
+    }
+
+    /// A response with an already encoded JSON body.
+    public static func json(bytes: [UInt8], status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        return HTTPResponse(status: status, headers: headers, body: bytes)
+    }
+
+    /// A plain-text response, for Prometheus and the like.
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
+        -> HTTPResponse
+    {
+        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: Array(text.utf8))
+    }
+}
+
+/// The one JSON encoder configuration used for every response body.
+public enum JSONCoding {
+    /// Encodes with sorted keys so that equal values give equal bytes.
+    public static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding our own Encodable types cannot fail; a failure is a programming error.
+        guard let data = try? encoder.encode(value) else {
+            preconditionFailure("unencodable response value of type \(type(of: value))")
+        }
+        return Array(data)
+    }
+}

@@ -1,0 +1,119 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd that hands complete requests to an `HTTPResponder`.
+///
+/// Threading model: libmicrohttpd runs `threads` worker threads, each with its own epoll loop
+/// over its share of the connections. A worker thread runs the access callback: it gathers the
+/// headers and the body chunks of a request and nothing else. When a request is complete the
+/// worker *suspends* the connection and starts a Swift task for the responder, then returns to
+/// its loop at once. The responder runs on Swift's cooperative pool; when it must wait (a password
+/// hash on its own bounded pool, a group commit) it `await`s, so neither a worker thread nor a
+/// pool thread is blocked and unrelated connections proceed. When the task has its response it
+/// stores it in the request's state and resumes the connection; the worker picks the response up
+/// on its next callback for that connection and queues it.
+public final class HTTPServer: Sendable {
+    /// The port the server listens on (the one picked when configured with port 0).
+    public let port: UInt16
+    private let daemon: DaemonHandle
+    private let core: ServerCore
+    private let stopped = Atomic<Bool>(false)
+
+    /// Starts listening at once; throws if the address cannot be bound.
+    public init(configuration: ServerConfiguration, responder: some HTTPResponder) throws {
+        let core = ServerCore(responder: responder, maxBodyBytes: configuration.maxBodyBytes)
+        let context = Unmanaged.passRetained(core).toOpaque()
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue)
+            | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue) | UInt32(MHD_USE_ITC.rawValue)
+        var options = [
+            MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(
+                option: .PER_IP_CONNECTION_LIMIT, value: configuration.perAddressConnectionLimit,
+                ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
+            MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        // The closures below capture nothing, so they convert to C function pointers; each
+        // recovers the core from the context pointer that `passRetained` above keeps alive
+        // until `shutdown` releases it.
+        let started = options.withUnsafeMutableBufferPointer { items in
+            coordinatord_mhd_start(
+                configuration.host, configuration.port, flags,
+                { context, connection, url, method, _, data, size, requestContext in
+                    MHDCallbacks.access(
+                        core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(),
+                        connection: connection!, url: url, method: method, data: data, size: size!,
+                        requestContext: requestContext!)
+                }, context,
+                { context, _, requestContext, _ in
+                    MHDCallbacks.completed(
+                        core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(),
+                        requestContext: requestContext)
+                }, context, items.baseAddress)
+        }
+        guard let started else {
+            Unmanaged<ServerCore>.fromOpaque(context).release()
+            throw HTTPServerError(
+                description: "cannot listen on \(configuration.host):\(configuration.port) (address in use or invalid)")
+        }
+        self.daemon = DaemonHandle(pointer: started)
+        self.core = core
+        self.port = coordinatord_mhd_bound_port(started)
+    }
+
+    /// Requests whose handler is running or whose response is being sent.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting connections, lets requests in flight finish for up to `gracePeriod`,
+    /// then closes every connection. Returns false if handlers were still running at the
+    /// deadline; the daemon is then left running, since stopping it would free connections
+    /// those handlers still hold. Calling it again does nothing.
+    @discardableResult
+    public func shutdown(gracePeriod: Duration = .seconds(10)) -> Bool {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return true }
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
+        let deadline = ContinuousClock.now + gracePeriod
+        while core.inFlight.load(ordering: .acquiring) > 0 || core.running.load(ordering: .acquiring) > 0 {
+            if ContinuousClock.now >= deadline && core.running.load(ordering: .acquiring) > 0 { return false }
+            if ContinuousClock.now >= deadline { break }
+            usleep(2_000)
+        }
+        MHD_stop_daemon(daemon.pointer)
+        Unmanaged.passUnretained(core).release()
+        return true
+    }
+}
+
+/// The daemon pointer; libmicrohttpd's quiesce and stop calls are safe from any thread.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// A connection pointer handed to a handler task; `MHD_resume_connection` is safe from any thread.
+struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What the C callbacks need: the responder, the body limit and the in-flight counters.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let maxBodyBytes: Int
+    /// Requests that have had their first callback and not yet their completion callback.
+    let inFlight = Atomic<Int>(0)
+    /// Handler tasks that have not yet resumed their connection.
+    let running = Atomic<Int>(0)
+
+    init(responder: any HTTPResponder, maxBodyBytes: Int) {
+        self.responder = responder
+        self.maxBodyBytes = maxBodyBytes
+    }
+}

@@ -1,0 +1,112 @@
+/// Something that turns a complete request into a response.
+public protocol HTTPResponder: Sendable {
+    func respond(to request: HTTPRequest) async -> HTTPResponse
+}
+
+/// Routes requests by method and path pattern (`/v1/sessions/{id}/events`) to handlers.
+///
+/// Unknown paths get `404`, a known path with another method gets `405` with `Allow`;
+/// both as `application/problem+json`. A handler that throws a `Problem` answers with it;
+/// any other error becomes a `500` problem without details.
+public struct Router: HTTPResponder {
+    public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    /// A registered route: its method and its pattern, as written.
+    public struct Route: Sendable, Hashable {
+        public let method: String
+        public let pattern: String
+    }
+
+    /// The outcome of routing one request: the route it matched (nil for 404/405) and how to answer.
+    public struct Resolution: Sendable {
+        public let route: Route?
+        fileprivate let handler: Handler
+        fileprivate let parameters: [String: String]
+
+        public func respond(to request: HTTPRequest) async -> HTTPResponse {
+            var request = request
+            request.pathParameters = parameters
+            do {
+                return try await handler(request)
+            } catch let problem as Problem {
+                return problem.response
+            } catch {
+                return Problem(status: 500, detail: "The server failed to answer this request.").response
+            }
+        }
+    }
+
+    private enum Segment: Sendable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Entry: Sendable {
+        let route: Route
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// Every registered route, in registration order.
+    public var routes: [Route] { entries.map(\.route) }
+
+    /// Registers `handler` for `method` on `pattern`; `{name}` segments become path parameters.
+    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        let segments = Self.split(pattern).map { part -> Segment in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+        entries.append(Entry(route: Route(method: method, pattern: pattern), segments: segments, handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
+
+    /// Finds the route for `method` and `path`, or a resolution that answers 404 or 405.
+    public func resolve(method: String, path: String) -> Resolution {
+        let parts = Self.split(path)
+        var allowed: [String] = []
+        for entry in entries {
+            guard let parameters = Self.match(entry.segments, parts) else { continue }
+            if entry.route.method == method || (method == "HEAD" && entry.route.method == "GET") {
+                return Resolution(route: entry.route, handler: entry.handler, parameters: parameters)
+            }
+            allowed.append(entry.route.method)
+        }
+        let problem: Problem
+        if allowed.isEmpty {
+            problem = Problem(status: 404, detail: "No resource at \(path).")
+        } else {
+            if allowed.contains("GET") { allowed.append("HEAD") }
+            problem = Problem(
+                status: 405, detail: "\(method) is not allowed on \(path).",
+                headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))
+        }
+        return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:])
+    }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        await resolve(method: request.method, path: request.path).respond(to: request)
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let literal) where literal == part: continue
+            case .literal: return nil
+            case .parameter(let name): parameters[name] = String(part)
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe by design: each connection has exactly one owner
+/// (the writer thread, or one reader queue) that serializes every call on it, which is what
+/// SQLite's multi-thread mode requires. Prepared statements are cached per SQL text.
+public final class Connection {
+    let handle: OpaquePointer
+    public let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if needed) the database at `path` with WAL, `synchronous=FULL`,
+    /// foreign keys on and a busy timeout.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        var handle: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: code, message: "\(message): \(path)")
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        _ = coordinatord_sqlite_enable_defensive(handle)
+        if !readOnly {
+            try execute("PRAGMA journal_mode=WAL")
+        }
+        try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows of interest.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// The cached prepared statement for `sql`, prepared on first use.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs a statement with bound parameters and returns how many rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and maps each row.
+    public func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var results: [T] = []
+        while try statement.step() {
+            results.append(try map(statement.row))
+        }
+        return results
+    }
+
+    /// The first row of a query, mapped, or nil when there is none.
+    public func queryFirst<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (Row) throws -> T) throws -> T? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? map(statement.row) : nil
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

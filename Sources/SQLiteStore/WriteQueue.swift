@@ -1,0 +1,57 @@
+import Foundation
+
+/// The writer's inbox: callers push from any thread, the writer thread takes batches.
+/// Every field is guarded by `condition`'s lock.
+final class WriteQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [any WriteJob] = []
+    private var closed = false
+    private var batches = 0
+    private var writes = 0
+
+    func push(_ job: any WriteJob) {
+        condition.lock()
+        guard !closed else {
+            condition.unlock()
+            job.complete(failure: WriterClosed())
+            return
+        }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits for work and takes up to `max` jobs; nil once closed and drained.
+    func take(max: Int) -> [any WriteJob]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while jobs.isEmpty && !closed { condition.wait() }
+        if jobs.isEmpty { return nil }
+        let batch = Array(jobs.prefix(max))
+        jobs.removeFirst(batch.count)
+        return batch
+    }
+
+    /// Marks the queue closed; returns false if it already was.
+    func close() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return false }
+        closed = true
+        condition.broadcast()
+        return true
+    }
+
+    func recordBatch(size: Int) {
+        condition.lock()
+        batches += 1
+        writes += size
+        condition.unlock()
+    }
+
+    var statistics: (batches: Int, writes: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (batches, writes)
+    }
+}

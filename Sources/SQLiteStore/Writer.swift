@@ -1,0 +1,117 @@
+import Foundation
+
+/// The single writer: one thread owns the only write connection and commits many callers'
+/// work in one transaction (group commit), one savepoint per piece of work.
+///
+/// A caller's work runs inside its own savepoint: if it throws, only its changes are rolled
+/// back and only it gets the error. The callers of a batch are answered after the batch's
+/// `COMMIT` returns (with `synchronous=FULL`, after the fsync), so one fsync serves them all;
+/// if the commit fails, every caller of the batch gets the error and nothing of theirs is kept.
+/// Work runs on the writer thread and must not wait for anything slow.
+public final class Writer: Sendable {
+    private let queue = WriteQueue()
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Opens the write connection for `path` and starts the writer thread.
+    public init(path: String, maxBatch: Int = 512) throws {
+        let connection = OwnedConnection(connection: try Connection(path: path))
+        let queue = self.queue
+        let done = self.done
+        let thread = Thread {
+            Writer.run(connection.connection, queue: queue, maxBatch: maxBatch)
+            connection.close()
+            done.signal()
+        }
+        thread.name = "sqlite-writer"
+        thread.start()
+    }
+
+    /// Runs `work` on the write connection in the next group commit and returns its result
+    /// once that commit is durable.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.push(PendingWrite(work: work, continuation: continuation))
+        }
+    }
+
+    /// Commits what is queued, stops the thread and closes the connection. Later writes fail.
+    public func close() {
+        if queue.close() { done.wait() }
+    }
+
+    /// Batches committed and writes done, for the benchmark and metrics.
+    public var statistics: (batches: Int, writes: Int) { queue.statistics }
+
+    private static func run(_ connection: Connection, queue: WriteQueue, maxBatch: Int) {
+        while let batch = queue.take(max: maxBatch) {
+            var succeeded: [Bool] = []
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+                for job in batch {
+                    try connection.execute("SAVEPOINT write")
+                    let ok = job.perform(connection)
+                    if !ok { try connection.execute("ROLLBACK TO write") }
+                    try connection.execute("RELEASE write")
+                    succeeded.append(ok)
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                for job in batch { job.complete(failure: error) }
+                continue
+            }
+            for job in batch { job.complete(failure: nil) }
+            queue.recordBatch(size: batch.count)
+        }
+    }
+}
+
+/// The write connection on its way to the writer thread, which is its only user afterwards.
+private final class OwnedConnection: @unchecked Sendable {
+    private(set) var connection: Connection!
+    init(connection: Connection) { self.connection = connection }
+    func close() { connection = nil }
+}
+
+/// One caller's work and the continuation to answer it.
+protocol WriteJob: AnyObject, Sendable {
+    /// Runs the work; false if it threw (its savepoint is then rolled back).
+    func perform(_ connection: Connection) -> Bool
+    /// Answers the caller: with the work's outcome, or with `failure` if the commit failed.
+    func complete(failure: (any Error)?)
+}
+
+/// Its result is written by the writer thread before `complete` resumes the caller; nothing else touches it.
+final class PendingWrite<T: Sendable>: WriteJob, @unchecked Sendable {
+    private let work: @Sendable (Connection) throws -> T
+    private let continuation: CheckedContinuation<T, any Error>
+    private var result: Result<T, any Error>?
+
+    init(work: @escaping @Sendable (Connection) throws -> T, continuation: CheckedContinuation<T, any Error>) {
+        self.work = work
+        self.continuation = continuation
+    }
+
+    func perform(_ connection: Connection) -> Bool {
+        do {
+            result = .success(try work(connection))
+            return true
+        } catch {
+            result = .failure(error)
+            return false
+        }
+    }
+
+    func complete(failure: (any Error)?) {
+        switch (result, failure) {
+        case (.success?, let failure?): continuation.resume(throwing: failure)  // done, but not committed
+        case (let result?, _): continuation.resume(with: result)
+        case (nil, let failure): continuation.resume(throwing: failure ?? WriterClosed())
+        }
+    }
+}
+
+/// The write was refused because the writer has been closed.
+public struct WriterClosed: Error, CustomStringConvertible, Sendable {
+    public var description: String { "the database writer is closed" }
+}

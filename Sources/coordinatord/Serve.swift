@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+import Logging
+import Metrics
+import Prometheus
+import SQLiteStore
+
+/// `coordinatord serve`: migrates the database, serves HTTP until SIGTERM or SIGINT.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the HTTP API (the default).")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port: UInt16 = 8080
+    @Option(help: "Largest accepted request body, in bytes.") var maxBodyBytes = 64 * 1024
+    @Option(help: "Most connections open at once.") var connectionLimit = 1024
+    @Option(help: "Most connections open at once from one client address.") var perAddressConnectionLimit = 256
+    @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
+    @Option(help: "HTTP worker threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Seconds to let requests in flight finish on shutdown.") var shutdownGrace = 10
+    @OptionGroup var databaseOptions: DatabaseOptions
+    @OptionGroup var logOptions: LogOptions
+
+    func run() async throws {
+        let logger = logOptions.bootstrap()
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
+        let folder = try MigrationsLocator.locate(explicit: databaseOptions.migrations)
+        try DataFolder.create(for: databaseOptions.database)
+        let database = try Database(path: databaseOptions.database, migrations: Migration.load(directory: folder))
+
+        var router = Router()
+        OperationsRoutes(database: database, registry: registry).register(in: &router)
+
+        let server = try HTTPServer(
+            configuration: ServerConfiguration(
+                host: host, port: port, maxBodyBytes: maxBodyBytes, connectionLimit: connectionLimit,
+                perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
+                threads: threads),
+            responder: ObservedResponder(router: router, logger: logger))
+        logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(database.path)"])
+        // Tests and scripts read this line to learn the port picked for --port 0.
+        FileHandle.standardOutput.write(Data("coordinatord listening on http://\(host):\(server.port)\n".utf8))
+
+        let signal = await SignalWaiter.wait(for: [SIGTERM, SIGINT])
+        logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
+        let drained = server.shutdown(gracePeriod: .seconds(shutdownGrace))
+        database.close()
+        logger.info("stopped", metadata: ["drained": "\(drained)"])
+    }
+}
