@@ -1,0 +1,61 @@
+import Secrets
+import Testing
+
+@Suite struct SecretsTests {
+    // Small parameters keep the test fast; production uses `owaspMinimum`.
+    static let fast = PasswordHasher(operations: 1, memoryBytes: 8 * 1024)
+
+    @Test func argon2idHashVerifiesOnlyTheRightPassword() throws {
+        let hash = try Self.fast.hash("correct horse battery staple")
+        #expect(hash.hasPrefix("$argon2id$"))
+        #expect(Self.fast.verify("correct horse battery staple", against: hash))
+        #expect(!Self.fast.verify("correct horse battery stapler", against: hash))
+        #expect(!Self.fast.verify("anything", against: "not a hash"))
+        #expect(try Self.fast.hash("same") != Self.fast.hash("same"))  // salted
+    }
+
+    @Test func weakerHashesNeedRehash() throws {
+        let weak = try Self.fast.hash("a password long enough")
+        #expect(PasswordHasher.owaspMinimum.needsRehash(weak))
+        #expect(!Self.fast.needsRehash(weak))
+    }
+
+    @Test func owaspMinimumMeetsTheFloor() throws {
+        #expect(PasswordHasher.owaspMinimum.operations >= 2)
+        #expect(PasswordHasher.owaspMinimum.memoryBytes >= 19 * 1024 * 1024)
+        let hash = try PasswordHasher.owaspMinimum.hash("x")
+        #expect(hash.contains("m=19456,t=2,p=1"))
+    }
+
+    @Test func poolHashesOffThread() async throws {
+        let pool = PasswordHashPool(hasher: Self.fast, concurrency: 2)
+        let hash = try await pool.hash("pool password")
+        #expect(await pool.verify("pool password", against: hash))
+        #expect(await !pool.verify("other", against: hash))
+    }
+
+    @Test func tokensAre256RandomBitsInBase64URL() {
+        let tokens = (0..<100).map { _ in Tokens.random() }
+        #expect(Set(tokens).count == 100)
+        for token in tokens {
+            #expect(token.count == 43)
+            #expect(token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        }
+    }
+
+    @Test func sha256MatchesTheKnownVector() {
+        let digest = Tokens.sha256("abc")
+        let hex = digest.map { String($0, radix: 16).leftPadded() }.joined()
+        #expect(hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func constantTimeComparison() {
+        #expect(Tokens.constantTimeEquals([1, 2, 3], [1, 2, 3]))
+        #expect(!Tokens.constantTimeEquals([1, 2, 3], [1, 2, 4]))
+        #expect(!Tokens.constantTimeEquals([1, 2, 3], [1, 2]))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking HTTP/1.1 client connection over a raw socket, so tests control every byte:
+/// chunked bodies, slow writes, keep-alive. Use it from a thread that may block (see `TestHTTP`).
+public final class HTTPConnection {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    public init(port: UInt16, host: String = "127.0.0.1") throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestClientError(description: "socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(socket)
+            throw TestClientError(description: "connect to \(host):\(port) failed: errno \(errno)")
+        }
+        var yes: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    /// Writes raw bytes.
+    public func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestClientError(description: "send failed: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    public func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+    /// Sends one request with a `Content-Length` body and reads its response.
+    public func request(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []
+    ) throws -> TestResponse {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
+        try write(Array((head + "\r\n").utf8) + body)
+        return try readResponse()
+    }
+
+    /// Reads one response: status line, headers, and a `Content-Length` or chunked body.
+    public func readResponse() throws -> TestResponse {
+        let headEnd = try fill(until: { Self.find([13, 10, 13, 10], in: $0) })
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw TestClientError(description: "bad status line in \(head)")
+        }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        _ = try fill(until: { $0.count >= length ? length : nil })
+        let body = Array(buffer.prefix(length))
+        buffer.removeFirst(length)
+        return TestResponse(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server has closed the connection (a read returns end of file).
+    public func isClosedByPeer(timeoutSeconds: Int = 5) -> Bool {
+        var pollDescriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&pollDescriptor, 1, Int32(timeoutSeconds * 1000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, 0) <= 0
+    }
+
+    private func fill(until found: ([UInt8]) -> Int?) throws -> Int {
+        while true {
+            if let index = found(buffer) { return index }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = recv(socket, &chunk, chunk.count, 0)
+            guard count > 0 else { throw TestClientError(description: "connection closed before a full response") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
+            return start
+        }
+        return nil
+    }
+}

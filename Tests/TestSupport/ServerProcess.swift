@@ -1,0 +1,71 @@
+import Foundation
+
+/// The real `coordinatord` binary, started on a free port with its own SQLite file.
+public final class ServerProcess: @unchecked Sendable {  // mutated only by the test that owns it
+    public let process = Process()
+    public private(set) var port: UInt16 = 0
+    public let databasePath: String
+    private let output = Pipe()
+
+    /// The built binary next to the test bundle (`.build/debug/coordinatord`).
+    public static var binaryPath: String {
+        let bundle = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0])
+        var folder = bundle.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("coordinatord")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            folder = folder.deletingLastPathComponent()
+        }
+        return "coordinatord"
+    }
+
+    /// A fresh temporary folder for one test's database.
+    public static func temporaryDatabasePath() -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordinatord-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("coordinatord.sqlite").path
+    }
+
+    /// Starts the server and waits until it reports its port.
+    public init(databasePath: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        self.databasePath = databasePath ?? Self.temporaryDatabasePath()
+        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+        process.arguments = ["serve", "--port", "0", "--database", self.databasePath, "--log-level", "warning"] + arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("COORDINATORD_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardOutput = output
+        try process.run()
+        port = try readPort()
+    }
+
+    private func readPort() throws -> UInt16 {
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("\n") {
+            let data = handle.availableData
+            if data.isEmpty { throw TestClientError(description: "server exited before listening: \(text)") }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
+            let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
+        else { throw TestClientError(description: "no port in \(text)") }
+        return port
+    }
+
+    /// Sends `signal` and waits for the process to exit; returns its exit status.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
