@@ -1,0 +1,228 @@
+/// What a coordinator may do while it runs: navigate, reach its environment, start and stop
+/// children, finish, sign the session in or out. Every operation acts for `coordinatorID`,
+/// the coordinator being run; the runtime passes a context to each coordinator call.
+public struct Context {
+    var tree: NavigationTree
+    public let environment: Environment
+    /// The coordinator this context acts for.
+    public internal(set) var coordinatorID: CoordinatorID
+    var finished: [(CoordinatorID, CoordinatorOutput)] = []
+    /// Set when the signed-in user changed or a flow asked for it; the session rotates its token.
+    var credentialsRotated = false
+
+    init(tree: NavigationTree, environment: Environment) {
+        self.tree = tree
+        self.environment = environment
+        self.coordinatorID = tree.rootID
+    }
+
+    // MARK: Session
+
+    public var platform: Platform { tree.platform }
+    public var user: SessionUser? { tree.user }
+
+    /// Signs the session in as `user`; the session's token rotates.
+    public mutating func signIn(_ user: SessionUser) {
+        tree.user = user
+        credentialsRotated = true
+    }
+
+    /// Signs the session out; the session's token rotates.
+    public mutating func signOut() {
+        tree.user = nil
+        credentialsRotated = true
+    }
+
+    /// Updates what the state shows of the signed-in user (a new display name).
+    public mutating func updateUser(_ user: SessionUser) {
+        tree.user = user
+    }
+
+    /// Asks for a new session token (after a password change).
+    public mutating func rotateCredentials() {
+        credentialsRotated = true
+    }
+
+    // MARK: Screens
+
+    /// The screens this coordinator has on screen, bottom to top.
+    public var ownScreens: [Screen] { tree.allScreens.filter { $0.owner == coordinatorID } }
+
+    /// The current props of screen `id`.
+    public func props(of id: ScreenID) -> [String: JSONValue]? { tree.screen(id)?.props }
+
+    /// Pushes a screen onto this coordinator's stack.
+    @discardableResult
+    public mutating func push(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) throws -> ScreenID {
+        let screen = makeScreen(definition, props)
+        if let stack = currentStack() {
+            try tree.withStack(stack) { $0.append(screen) }
+        } else {
+            tree.layers.append(
+                Layer(id: tree.makeLayerID(), presentation: .root, owner: tree.rootID, screens: [screen]))
+        }
+        return screen.id
+    }
+
+    /// Pops the top screen of this coordinator's stack.
+    public mutating func pop() throws {
+        guard let stack = currentStack() else { throw NavigationError("nothing to pop") }
+        try tree.withStack(stack) { screens in
+            guard screens.count > 1 else { throw NavigationError("cannot pop the last screen of a stack") }
+            screens.removeLast()
+        }
+    }
+
+    /// Pops every screen above the first one of this coordinator's stack.
+    public mutating func popToRoot() throws {
+        guard let stack = currentStack() else { throw NavigationError("nothing to pop") }
+        try tree.withStack(stack) { screens in screens.removeSubrange(min(1, screens.count)...) }
+    }
+
+    /// Pops every screen above `id` on the stack that holds it.
+    public mutating func popTo(_ id: ScreenID) throws {
+        guard let stack = stackHolding(id) else { throw NavigationError("no screen \(id)") }
+        try tree.withStack(stack) { screens in
+            if let index = screens.firstIndex(where: { $0.id == id }) { screens.removeSubrange((index + 1)...) }
+        }
+    }
+
+    /// Changes the props of screen `id` (an `error` message, new field values).
+    public mutating func updateProps(_ id: ScreenID, _ change: (inout [String: JSONValue]) -> Void) throws {
+        guard let stack = stackHolding(id) else { throw NavigationError("no screen \(id)") }
+        try tree.withStack(stack) { screens in
+            if let index = screens.firstIndex(where: { $0.id == id }) { change(&screens[index].props) }
+        }
+    }
+
+    // MARK: Layers
+
+    /// Presents a screen on a new layer over everything (a modal sheet, or an alert).
+    @discardableResult
+    public mutating func present(
+        _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], as presentation: Presentation = .modal
+    ) -> ScreenID {
+        let screen = makeScreen(definition, props)
+        tree.layers.append(
+            Layer(id: tree.makeLayerID(), presentation: presentation == .root ? .modal : presentation,
+                owner: coordinatorID, screens: [screen]))
+        return screen.id
+    }
+
+    /// Dismisses the topmost layer this coordinator presented, with every layer above it.
+    public mutating func dismiss() throws {
+        guard let index = tree.layers.lastIndex(where: { $0.owner == coordinatorID && $0.presentation != .root }) else {
+            throw NavigationError("\(tree.nodes[coordinatorID]?.typeName ?? "?") presented nothing to dismiss")
+        }
+        tree.layers.removeSubrange(index...)
+    }
+
+    /// Replaces every layer with a root stack holding one screen (auth flow → main, and back).
+    @discardableResult
+    public mutating func setRoot(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) -> ScreenID {
+        let screen = makeScreen(definition, props)
+        tree.layers = [Layer(id: tree.makeLayerID(), presentation: .root, owner: coordinatorID, screens: [screen])]
+        return screen.id
+    }
+
+    /// Replaces every layer with a root tab container owned by this coordinator; its children
+    /// fill the tabs by starting with `.tab(name)`.
+    public mutating func setRootTabs(_ tabs: [TabSpec], selected: String) {
+        tree.layers = [
+            Layer(
+                id: tree.makeLayerID(), presentation: .root, owner: coordinatorID, screens: [],
+                tabs: tabs.map { Tab(name: $0.name, title: $0.title, screens: []) }, selectedTab: selected)
+        ]
+    }
+
+    /// Selects a tab of the tab layer this coordinator owns.
+    public mutating func selectTab(_ name: String) throws {
+        guard let index = tree.layers.lastIndex(where: { $0.owner == coordinatorID && $0.isTabs }),
+            tree.layers[index].tabs?.contains(where: { $0.name == name }) == true
+        else { throw NavigationError("no tab \(name)") }
+        tree.layers[index].selectedTab = name
+    }
+
+    // MARK: Children
+
+    /// True while a child started under `key` runs.
+    public func hasChild(_ key: String) -> Bool { tree.nodes[coordinatorID]?.children[key] != nil }
+
+    /// Starts a child coordinator under `key` and runs its `start`.
+    public mutating func startChild(_ key: String, _ child: some Coordinator, placement: Placement = .current) throws {
+        guard !hasChild(key) else { throw NavigationError("a child \(key) is already running") }
+        let home: StackRef?
+        switch placement {
+        case .current:
+            home = currentStack()
+        case .tab(let tab):
+            guard let layer = tree.layers.last(where: { $0.owner == coordinatorID && $0.isTabs }),
+                layer.tabs?.contains(where: { $0.name == tab }) == true
+            else { throw NavigationError("no tab \(tab) to start \(key) in") }
+            home = StackRef(layer: layer.id, tab: tab)
+        case .modal:
+            let layer = Layer(id: tree.makeLayerID(), presentation: .modal, owner: tree.nextCoordinator, screens: [])
+            tree.layers.append(layer)
+            home = StackRef(layer: layer.id, tab: nil)
+        }
+        let id = tree.nextCoordinator
+        tree.nextCoordinator += 1
+        tree.nodes[id] = CoordinatorNode(
+            id: id, key: key, parent: coordinatorID, children: [:], home: home, hasShownScreens: false,
+            coordinator: child)
+        tree.nodes[coordinatorID]?.children[key] = id
+        try run(id) { coordinator, context in try coordinator.start(&context) }
+    }
+
+    /// Stops the child under `key` at once, with its descendants and all their screens.
+    /// Its parent is not told (it asked).
+    public mutating func stopChild(_ key: String) {
+        if let id = tree.nodes[coordinatorID]?.children[key] { tree.removeSubtree(id) }
+    }
+
+    /// Finishes this coordinator with `output`: once its current call returns, it and all its
+    /// screens are removed and its parent's `childFinished` runs.
+    public mutating func finish(_ output: CoordinatorOutput) {
+        finished.append((coordinatorID, output))
+    }
+
+    // MARK: Internals
+
+    /// Runs `body` on coordinator `id` with this context acting for it, then stores it back.
+    mutating func run<T>(_ id: CoordinatorID, _ body: (inout any Coordinator, inout Context) throws -> T) throws -> T {
+        guard var coordinator = tree.nodes[id]?.coordinator else { throw NavigationError("no coordinator \(id)") }
+        let caller = coordinatorID
+        coordinatorID = id
+        defer { coordinatorID = caller }
+        let result = try body(&coordinator, &self)
+        tree.nodes[id]?.coordinator = coordinator
+        return result
+    }
+
+    private mutating func makeScreen(_ definition: ScreenDefinition, _ props: [String: JSONValue]) -> Screen {
+        tree.markShown(coordinatorID)
+        return Screen(id: tree.makeScreenID(), name: definition.name, props: props, owner: coordinatorID)
+    }
+
+    /// Where this coordinator's next screen goes: the stack of its topmost screen, else its home,
+    /// else (walking up) its ancestors', else the top of the presentation.
+    private func currentStack() -> StackRef? {
+        var current: CoordinatorID? = coordinatorID
+        while let id = current, let node = tree.nodes[id] {
+            if let stack = tree.topmostStack(of: id) { return stack }
+            if let home = node.home, tree.exists(home) { return home }
+            current = node.parent
+        }
+        return tree.topStack
+    }
+
+    private func stackHolding(_ id: ScreenID) -> StackRef? {
+        for layer in tree.layers {
+            if layer.screens.contains(where: { $0.id == id }) { return StackRef(layer: layer.id, tab: nil) }
+            if let tab = layer.tabs?.first(where: { $0.screens.contains { $0.id == id } }) {
+                return StackRef(layer: layer.id, tab: tab.name)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,75 @@
+/// A coordinator: owns the screens it shows and its child coordinators, decides what comes next,
+/// and performs model mutations through its environment. It is a `Codable` value so that a
+/// session's tree can be snapshotted; `typeName` and `schemaVersion` name its encoding.
+public protocol Coordinator: Codable, Equatable, Sendable {
+    /// The stable name its snapshots are stored under.
+    static var typeName: String { get }
+    /// Bump when the encoded state changes shape; older snapshots then fall back to a fresh start.
+    static var schemaVersion: Int { get }
+
+    /// Shows the first screen, or starts the first child.
+    mutating func start(_ context: inout Context) throws
+
+    /// Handles an event from one of its screens, or one a descendant did not handle
+    /// (the coordinating-responder chain). `.unhandled` passes it on to the parent.
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling
+
+    /// A child finished with `output` (or `.cancelled` when the user removed all its screens);
+    /// the child and its screens are already gone.
+    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws
+
+    /// The user removed one of its screens with `back` or `dismiss`; keep drafts consistent.
+    mutating func screenRemoved(_ screen: Screen, _ context: inout Context)
+
+    /// The user selected a tab of a tab layer this coordinator owns.
+    mutating func tabSelected(_ tab: String, _ context: inout Context)
+}
+
+extension Coordinator {
+    public static var schemaVersion: Int { 1 }
+    public mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {}
+    public mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {}
+    public mutating func tabSelected(_ tab: String, _ context: inout Context) {}
+
+    func isEqual(to other: any Coordinator) -> Bool {
+        (other as? Self) == self
+    }
+}
+
+/// Whether a coordinator handled an event or passes it up the chain.
+public enum Handling: Sendable {
+    case handled
+    case unhandled
+}
+
+/// What a finished coordinator reports to its parent (Kulman's and Khanlou's `didFinish`).
+public struct CoordinatorOutput: Sendable, Hashable, Codable {
+    public let name: String
+    public let payload: JSONValue
+
+    public init(_ name: String, _ payload: JSONValue = .null) {
+        self.name = name
+        self.payload = payload
+    }
+
+    /// The user backed out of or dismissed every screen the child showed.
+    public static let cancelled = CoordinatorOutput("cancelled")
+}
+
+/// An event from the top screen, with its payload validated, on its way up the chain.
+public struct ScreenEvent: Sendable, Hashable {
+    /// The screen that reported it.
+    public let screen: Screen
+    public let name: String
+    public let payload: Payload
+}
+
+/// Where a child coordinator shows its screens.
+public enum Placement: Sendable, Hashable {
+    /// On the stack where its parent's screens are.
+    case current
+    /// On the stack of a tab of the tab layer its parent owns.
+    case tab(String)
+    /// On a new modal layer that goes when the child does.
+    case modal
+}

@@ -1,0 +1,76 @@
+/// A coordinator in a session's tree, with its place in the tree.
+struct CoordinatorNode: Sendable {
+    let id: CoordinatorID
+    /// The identifier its parent started it under (`registration`), unique among siblings.
+    let key: String
+    let parent: CoordinatorID?
+    var children: [String: CoordinatorID]
+    /// The stack it shows screens on when it has none on screen yet.
+    var home: StackRef?
+    /// True once any screen of its subtree was shown; such a coordinator is removed when
+    /// its subtree has no screen left (no coordinator outlives its screens).
+    var hasShownScreens: Bool
+    var coordinator: any Coordinator
+
+    var typeName: String { type(of: coordinator).typeName }
+}
+
+extension CoordinatorNode: Equatable {
+    static func == (lhs: CoordinatorNode, rhs: CoordinatorNode) -> Bool {
+        lhs.id == rhs.id && lhs.key == rhs.key && lhs.parent == rhs.parent && lhs.children == rhs.children
+            && lhs.home == rhs.home && lhs.hasShownScreens == rhs.hasShownScreens
+            && lhs.coordinator.isEqual(to: rhs.coordinator)
+    }
+}
+
+extension CoordinatorNode: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, key, parent, children, home, shown, type, version, state
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        key = try container.decode(String.self, forKey: .key)
+        parent = try container.decodeIfPresent(Int.self, forKey: .parent)
+        children = try container.decode([String: Int].self, forKey: .children)
+        home = try container.decodeIfPresent(StackRef.self, forKey: .home)
+        hasShownScreens = try container.decode(Bool.self, forKey: .shown)
+        let typeName = try container.decode(String.self, forKey: .type)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard let registry = decoder.userInfo[CoordinatorRegistry.userInfoKey] as? CoordinatorRegistry else {
+            throw SnapshotError.unreadable("no coordinator registry")
+        }
+        guard let type = registry.types[typeName] else {
+            throw SnapshotError.unknownCoordinator(typeName)
+        }
+        guard type.schemaVersion == version else {
+            throw SnapshotError.schemaChanged(typeName, stored: version, current: type.schemaVersion)
+        }
+        coordinator = try type.init(from: container.superDecoder(forKey: .state))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(key, forKey: .key)
+        try container.encodeIfPresent(parent, forKey: .parent)
+        try container.encode(children, forKey: .children)
+        try container.encodeIfPresent(home, forKey: .home)
+        try container.encode(hasShownScreens, forKey: .shown)
+        try container.encode(typeName, forKey: .type)
+        try container.encode(type(of: coordinator).schemaVersion, forKey: .version)
+        try coordinator.encode(to: container.superEncoder(forKey: .state))
+    }
+}
+
+/// The coordinator types a snapshot may contain, by their registered names.
+public struct CoordinatorRegistry: Sendable {
+    let types: [String: any Coordinator.Type]
+
+    public init(_ types: [any Coordinator.Type]) {
+        self.types = Dictionary(types.map { ($0.typeName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static let userInfoKey = CodingUserInfoKey(rawValue: "coordinatord.coordinatorRegistry")!
+}

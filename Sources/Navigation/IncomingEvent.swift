@@ -1,0 +1,30 @@
+/// An event as a client reports it: the screen it came from, its name and its raw payload.
+public struct IncomingEvent: Sendable, Hashable {
+    public let screen: ScreenID
+    public let name: String
+    public let payload: JSONValue
+
+    public init(screen: ScreenID, name: String, payload: JSONValue = .null) {
+        self.screen = screen
+        self.name = name
+        self.payload = payload
+    }
+}
+
+/// The events every client may send where they apply, because platforms do them natively.
+public enum SystemEvent {
+    /// Pops the top screen (swipe or back button); only where there is something to pop.
+    public static let back = EventDeclaration("back")
+    /// Closes the top modal or alert layer (swipe down).
+    public static let dismiss = EventDeclaration("dismiss")
+    /// Selects a tab of the top tab layer.
+    public static let selectTab = EventDeclaration("selectTab", [.string("tab")])
+
+    public static let all = [back, dismiss, selectTab]
+}
+
+/// What applying an event did beyond the tree itself.
+public struct EventOutcome: Sendable, Hashable {
+    /// The session's token must rotate: the user signed in or out, or changed their password.
+    public let credentialsRotated: Bool
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+extension JSONValue {
+    /// Compact JSON with object keys sorted, so equal values give equal bytes.
+    /// Hand-written because rendering a state is on every request's path.
+    public func serialized() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
+        write(to: &output)
+        return output
+    }
+
+    public var serializedString: String { String(decoding: serialized(), as: UTF8.self) }
+
+    /// Parses JSON text; throws for anything that is not JSON.
+    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    func write(to output: inout [UInt8]) {
+        switch self {
+        case .null: output.append(contentsOf: Self.nullBytes)
+        case .bool(let bool): output.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
+        case .int(let int): output.append(contentsOf: String(int).utf8)
+        case .double(let double):
+            if double.isFinite {
+                output.append(contentsOf: (double.rounded() == double && abs(double) < 1e15 ? String(Int(double)) : "\(double)").utf8)
+            } else {
+                output.append(contentsOf: Self.nullBytes)
+            }
+        case .string(let string): Self.writeString(string, to: &output)
+        case .array(let array):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in array.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            for (index, key) in object.keys.sorted().enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                object[key]!.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let nullBytes = Array("null".utf8)
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [92, 92])
+            case 0x0A: output.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                output.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

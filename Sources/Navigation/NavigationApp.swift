@@ -1,0 +1,120 @@
+/// A navigation app: its screens, its coordinator types and how to make the root coordinator.
+/// It starts sessions' trees and applies events to them; the trees themselves are plain values.
+public struct NavigationApp: Sendable {
+    public let screens: [String: ScreenDefinition]
+    public let registry: CoordinatorRegistry
+    let makeRoot: @Sendable (Platform) -> any Coordinator
+
+    /// - Parameters:
+    ///   - screens: every screen type a coordinator may show.
+    ///   - coordinators: every coordinator type, so that snapshots can name them.
+    ///   - root: the root coordinator for a new session (Khanlou's app coordinator);
+    ///     its `start` picks the first flow from the session (signed in or not, platform).
+    public init(
+        screens: [ScreenDefinition], coordinators: [any Coordinator.Type],
+        root: @escaping @Sendable (Platform) -> any Coordinator
+    ) {
+        let names = Set(SystemEvent.all.map(\.name))
+        for screen in screens {
+            precondition(!screen.events.contains { names.contains($0.name) }, "\(screen.name) redeclares a system event")
+        }
+        self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.registry = CoordinatorRegistry(coordinators)
+        self.makeRoot = root
+    }
+
+    /// A new session's tree: the root coordinator started for `platform` and `user`.
+    public func start(platform: Platform, user: SessionUser? = nil, environment: Environment) throws -> NavigationTree {
+        var tree = NavigationTree(platform: platform, user: user)
+        let root = makeRoot(platform)
+        tree.rootID = tree.nextCoordinator
+        tree.nextCoordinator += 1
+        tree.nodes[tree.rootID] = CoordinatorNode(
+            id: tree.rootID, key: "root", parent: nil, children: [:], home: nil, hasShownScreens: false,
+            coordinator: root)
+        var context = Context(tree: tree, environment: environment)
+        try context.run(tree.rootID) { coordinator, context in try coordinator.start(&context) }
+        try settle(&context)
+        return context.tree
+    }
+
+    /// Applies `event` to `tree`. On any error (a rejection, or an error thrown by a coordinator
+    /// or its environment) `tree` is left exactly as it was.
+    @discardableResult
+    public func apply(_ event: IncomingEvent, to tree: inout NavigationTree, environment: Environment) throws
+        -> EventOutcome
+    {
+        guard let top = tree.top, event.screen == top.id else {
+            throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
+        }
+        var context = Context(tree: tree, environment: environment)
+        let accepted = acceptedEvents(in: tree)
+        guard accepted.contains(event.name) else {
+            throw EventRejection.undeclaredEvent(event: event.name, accepted: accepted)
+        }
+        switch event.name {
+        case SystemEvent.back.name:
+            try back(&context)
+        case SystemEvent.dismiss.name:
+            try dismiss(&context)
+        case SystemEvent.selectTab.name:
+            let payload = try Payload.validate(event.payload, against: SystemEvent.selectTab).get()
+            try selectTab(payload.string("tab"), &context)
+        default:
+            let declaration = screens[top.name]?.event(named: event.name) ?? EventDeclaration(event.name)
+            let payload = try Payload.validate(event.payload, against: declaration).get()
+            try dispatch(ScreenEvent(screen: top, name: event.name, payload: payload), &context)
+        }
+        try settle(&context)
+        tree = context.tree
+        return EventOutcome(credentialsRotated: context.credentialsRotated)
+    }
+
+    /// The events the top screen accepts now: its declared ones, then the system events that apply.
+    public func acceptedEvents(in tree: NavigationTree) -> [String] {
+        guard let index = tree.topLayerIndex, let top = tree.top else { return [] }
+        let layer = tree.layers[index]
+        var names = screens[top.name]?.events.map(\.name) ?? []
+        if layer.visibleScreens.count > 1 { names.append(SystemEvent.back.name) }
+        if layer.presentation != .root { names.append(SystemEvent.dismiss.name) }
+        if layer.isTabs { names.append(SystemEvent.selectTab.name) }
+        return names
+    }
+
+    // MARK: - Routing
+
+    /// The coordinating-responder chain: the screen's owner first, then each ancestor.
+    private func dispatch(_ event: ScreenEvent, _ context: inout Context) throws {
+        var current: CoordinatorID? = event.screen.owner
+        while let id = current {
+            let handling = try context.run(id) { coordinator, context in try coordinator.handle(event, &context) }
+            if case .handled = handling { return }
+            current = context.tree.nodes[id]?.parent
+        }
+        throw EventRejection.unhandled(event: event.name)
+    }
+
+    /// Removes finished coordinators (telling their parents), then any coordinator whose
+    /// screens are all gone, until nothing changes; then drops empty layers.
+    func settle(_ context: inout Context) throws {
+        while true {
+            if !context.finished.isEmpty {
+                let (id, output) = context.finished.removeFirst()
+                guard let node = context.tree.nodes[id], let parent = node.parent else { continue }
+                context.tree.removeSubtree(id)
+                try context.run(parent) { coordinator, context in
+                    try coordinator.childFinished(node.key, output: output, &context)
+                }
+                continue
+            }
+            let tree = context.tree
+            let orphans = tree.nodes.values.filter {
+                $0.parent != nil && $0.hasShownScreens && !tree.subtreeHasScreens($0.id)
+            }
+            guard let deepest = orphans.max(by: { tree.depth($0.id) < tree.depth($1.id) }) else { break }
+            context.finished.append((deepest.id, .cancelled))
+        }
+        context.tree.pruneEmptyLayers()
+        guard context.tree.top != nil else { throw NavigationError("the flow left no screen to show") }
+    }
+}

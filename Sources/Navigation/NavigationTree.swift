@@ -1,0 +1,140 @@
+/// A session's whole navigation state: its layers of screens, its coordinator tree, its user and
+/// the counters that keep ids unique. A plain value: copy it, compare it, snapshot it.
+public struct NavigationTree: Sendable, Equatable {
+    public internal(set) var platform: Platform
+    public internal(set) var user: SessionUser?
+    /// Layer 0 is the root; each later one is presented over the one before.
+    public internal(set) var layers: [Layer] = []
+    var nodes: [CoordinatorID: CoordinatorNode] = [:]
+    var rootID: CoordinatorID = 0
+    var nextScreen = 1
+    var nextCoordinator = 1
+    var nextLayer = 1
+
+    init(platform: Platform, user: SessionUser?) {
+        self.platform = platform
+        self.user = user
+    }
+
+    /// The layer that is shown on top (empty layers are skipped).
+    var topLayerIndex: Int? {
+        layers.lastIndex { !$0.visibleScreens.isEmpty }
+    }
+
+    /// The one screen that accepts events now.
+    public var top: Screen? {
+        topLayerIndex.flatMap { layers[$0].visibleScreens.last }
+    }
+
+    /// Every screen in every layer and tab.
+    public var allScreens: [Screen] { layers.flatMap(\.allScreens) }
+
+    /// The screen with `id`, wherever it is.
+    public func screen(_ id: ScreenID) -> Screen? {
+        allScreens.first { $0.id == id }
+    }
+
+    /// How many coordinators the tree holds.
+    public var coordinatorCount: Int { nodes.count }
+
+    // MARK: - Internal helpers used by Context and the runtime
+
+    mutating func makeScreenID() -> ScreenID {
+        defer { nextScreen += 1 }
+        return ScreenID("s\(nextScreen)")
+    }
+
+    mutating func makeLayerID() -> LayerID {
+        defer { nextLayer += 1 }
+        return nextLayer
+    }
+
+    /// The stack holding the topmost screen `owner` has on screen, if any.
+    func topmostStack(of owner: CoordinatorID) -> StackRef? {
+        for layer in layers.reversed() {
+            if layer.screens.contains(where: { $0.owner == owner }) { return StackRef(layer: layer.id, tab: nil) }
+            let tabs = (layer.tabs ?? []).sorted { lhs, _ in lhs.name == layer.selectedTab }
+            if let tab = tabs.first(where: { $0.screens.contains { $0.owner == owner } }) {
+                return StackRef(layer: layer.id, tab: tab.name)
+            }
+        }
+        return nil
+    }
+
+    /// The visible stack of the top layer.
+    var topStack: StackRef? {
+        guard let layer = layers.last else { return nil }
+        return StackRef(layer: layer.id, tab: layer.isTabs ? layer.selectedTab : nil)
+    }
+
+    func exists(_ stack: StackRef) -> Bool {
+        guard let layer = layers.first(where: { $0.id == stack.layer }) else { return false }
+        guard let tab = stack.tab else { return !layer.isTabs }
+        return layer.tabs?.contains { $0.name == tab } ?? false
+    }
+
+    /// Runs `body` on the screens of `stack`.
+    mutating func withStack<T>(_ stack: StackRef, _ body: (inout [Screen]) throws -> T) throws -> T {
+        guard let layerIndex = layers.firstIndex(where: { $0.id == stack.layer }) else {
+            throw NavigationError("layer \(stack.layer) is gone")
+        }
+        guard let tab = stack.tab else { return try body(&layers[layerIndex].screens) }
+        guard let tabIndex = layers[layerIndex].tabs?.firstIndex(where: { $0.name == tab }) else {
+            throw NavigationError("no tab \(tab)")
+        }
+        return try body(&layers[layerIndex].tabs![tabIndex].screens)
+    }
+
+    /// Marks `owner` and its ancestors as having shown a screen.
+    mutating func markShown(_ owner: CoordinatorID) {
+        var current: CoordinatorID? = owner
+        while let id = current, nodes[id]?.hasShownScreens == false {
+            nodes[id]?.hasShownScreens = true
+            current = nodes[id]?.parent
+        }
+    }
+
+    /// `id` and every descendant, parents before children.
+    func subtree(_ id: CoordinatorID) -> [CoordinatorID] {
+        guard let node = nodes[id] else { return [] }
+        return [id] + node.children.values.sorted().flatMap { subtree($0) }
+    }
+
+    /// Removes `id`'s subtree: its nodes, their screens, and the layers they own.
+    mutating func removeSubtree(_ id: CoordinatorID) {
+        let doomed = Set(subtree(id))
+        if let parent = nodes[id]?.parent, let key = nodes[id]?.key {
+            nodes[parent]?.children[key] = nil
+        }
+        layers.removeAll { doomed.contains($0.owner) && $0.presentation != .root }
+        for index in layers.indices {
+            if doomed.contains(layers[index].owner) && layers[index].isTabs {
+                layers[index].tabs = []  // a tab layer owned by a removed coordinator loses its tabs
+            }
+            layers[index].forEachStack { _, screens in screens.removeAll { doomed.contains($0.owner) } }
+        }
+        for node in doomed { nodes[node] = nil }
+    }
+
+    /// Drops layers with no screen left, keeping the root layer's place.
+    mutating func pruneEmptyLayers() {
+        layers.removeAll { $0.allScreens.isEmpty && !($0.isTabs && !($0.tabs ?? []).isEmpty) }
+    }
+
+    /// True when some screen of `id`'s subtree is on screen.
+    func subtreeHasScreens(_ id: CoordinatorID) -> Bool {
+        let members = Set(subtree(id))
+        return allScreens.contains { members.contains($0.owner) }
+    }
+
+    /// Depth of a coordinator (root is 0), for deepest-first processing.
+    func depth(_ id: CoordinatorID) -> Int {
+        var depth = 0
+        var current = nodes[id]?.parent
+        while let parent = current {
+            depth += 1
+            current = nodes[parent]?.parent
+        }
+        return depth
+    }
+}

@@ -1,0 +1,72 @@
+/// An event's payload, validated against its declaration: every declared field present
+/// (unless optional) and of its declared type, nothing undeclared. The typed accessors
+/// therefore cannot fail for a declared field.
+public struct Payload: Sendable, Hashable {
+    public let values: [String: JSONValue]
+
+    public init(_ values: [String: JSONValue] = [:]) {
+        self.values = values
+    }
+
+    public func string(_ name: String) -> String { values[name]?.stringValue ?? "" }
+    public func optionalString(_ name: String) -> String? { values[name]?.stringValue }
+    public func int(_ name: String) -> Int { values[name]?.intValue ?? 0 }
+    public func optionalInt(_ name: String) -> Int? { values[name]?.intValue }
+    public func bool(_ name: String) -> Bool { values[name]?.boolValue ?? false }
+    public subscript(name: String) -> JSONValue? { values[name] }
+
+    /// Checks `raw` against `declaration`; returns the payload or every field error at once.
+    static func validate(_ raw: JSONValue, against declaration: EventDeclaration) -> Result<Payload, EventRejection> {
+        let members: [String: JSONValue]
+        switch raw {
+        case .null: members = [:]
+        case .object(let object): members = object
+        default:
+            return .failure(.invalidPayload([FieldError(field: "payload", message: "must be a JSON object")]))
+        }
+        var errors: [FieldError] = []
+        for field in declaration.fields {
+            guard let value = members[field.name], value != .null else {
+                if !field.optional { errors.append(FieldError(field: field.name, message: "is required")) }
+                continue
+            }
+            if !Self.value(value, matches: field.type) {
+                errors.append(FieldError(field: field.name, message: "must be \(Self.describe(field.type))"))
+            }
+        }
+        let declared = Set(declaration.fields.map(\.name))
+        for name in members.keys.sorted() where !declared.contains(name) {
+            errors.append(FieldError(field: name, message: "is not a field of \(declaration.name)"))
+        }
+        return errors.isEmpty ? .success(Payload(members.filter { $0.value != .null })) : .failure(.invalidPayload(errors))
+    }
+
+    private static func value(_ value: JSONValue, matches type: FieldType) -> Bool {
+        switch (type, value) {
+        case (.string, .string), (.password, .string), (.boolean, .bool), (.object, .object), (.array, .array): true
+        case (.integer, _): value.intValue != nil
+        default: false
+        }
+    }
+
+    private static func describe(_ type: FieldType) -> String {
+        switch type {
+        case .string, .password: "a string"
+        case .integer: "an integer"
+        case .boolean: "a boolean"
+        case .object: "an object"
+        case .array: "an array"
+        }
+    }
+}
+
+/// What is wrong with one field of a payload.
+public struct FieldError: Sendable, Hashable, Codable {
+    public let field: String
+    public let message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}

@@ -1,0 +1,60 @@
+extension NavigationApp {
+    /// The State of DESIGN §4 without the session's id and version: `user`, `stack` (the layers)
+    /// and `top`. Only the top screen lists events: it is the one screen that accepts them now.
+    public func render(_ tree: NavigationTree) -> [String: JSONValue] {
+        let top = tree.top?.id
+        let accepted = acceptedEvents(in: tree).map(JSONValue.string)
+        func screen(_ screen: Screen) -> JSONValue {
+            [
+                "id": .string(screen.id.rawValue), "name": .string(screen.name), "props": .object(screen.props),
+                "events": .array(screen.id == top ? accepted : []),
+            ]
+        }
+        let layers: [JSONValue] = tree.layers.map { layer in
+            var object: [String: JSONValue] = ["presentation": .string(layer.presentation.rawValue)]
+            if let tabs = layer.tabs {
+                object["tabs"] = .array(
+                    tabs.map { tab in
+                        ["name": .string(tab.name), "title": .string(tab.title), "screens": .array(tab.screens.map(screen))]
+                    })
+                object["selectedTab"] = .optional(layer.selectedTab)
+            } else {
+                object["screens"] = .array(layer.screens.map(screen))
+            }
+            return .object(object)
+        }
+        return ["user": tree.user?.json ?? .null, "stack": .array(layers), "top": .optional(top?.rawValue)]
+    }
+
+    /// The coordinator tree for inspection: each coordinator's type, key, screens and children.
+    public func inspect(_ tree: NavigationTree) -> JSONValue {
+        func describe(_ id: CoordinatorID) -> JSONValue {
+            guard let node = tree.nodes[id] else { return .null }
+            let screens = tree.allScreens.filter { $0.owner == id }
+            return [
+                "id": .int(id), "key": .string(node.key), "type": .string(node.typeName),
+                "schemaVersion": .int(type(of: node.coordinator).schemaVersion),
+                "screens": .array(screens.map { ["id": .string($0.id.rawValue), "name": .string($0.name)] }),
+                "children": .array(node.children.values.sorted().map(describe)),
+            ]
+        }
+        return ["platform": .string(tree.platform.rawValue), "root": describe(tree.rootID)]
+    }
+
+    /// Every screen with its props and its events with their payload fields, and the system events.
+    public func catalog() -> JSONValue {
+        func fields(_ fields: [FieldDeclaration]) -> JSONValue {
+            .array(fields.map { ["name": .string($0.name), "type": .string($0.type.rawValue), "optional": .bool($0.optional)] })
+        }
+        func events(_ events: [EventDeclaration]) -> JSONValue {
+            .array(events.map { ["name": .string($0.name), "fields": fields($0.fields)] })
+        }
+        let screens = self.screens.values.sorted { $0.name < $1.name }.map { screen -> JSONValue in
+            [
+                "name": .string(screen.name), "summary": .string(screen.summary), "props": fields(screen.props),
+                "events": events(screen.events),
+            ]
+        }
+        return ["screens": .array(screens), "systemEvents": events(SystemEvent.all)]
+    }
+}

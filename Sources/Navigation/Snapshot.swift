@@ -1,0 +1,98 @@
+import Foundation
+
+/// Why a snapshot could not be decoded.
+public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unreadable(String)
+    case unknownFormat(Int)
+    case unknownCoordinator(String)
+    case schemaChanged(String, stored: Int, current: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): "unreadable snapshot: \(reason)"
+        case .unknownFormat(let format): "unknown snapshot format \(format)"
+        case .unknownCoordinator(let name): "unknown coordinator type \(name)"
+        case .schemaChanged(let name, let stored, let current):
+            "\(name) was stored with schema \(stored), this build has \(current)"
+        }
+    }
+}
+
+/// A snapshot that no longer decodes was replaced by a fresh start of the root flow; log it.
+public struct SnapshotFallback: Sendable, Hashable, CustomStringConvertible {
+    public let reason: SnapshotError
+    public var description: String { "snapshot fell back to a fresh start: \(reason)" }
+}
+
+/// The versioned JSON document a tree is stored as.
+struct SnapshotDocument: Codable {
+    static let currentFormat = 1
+
+    var format: Int
+    var platform: Platform
+    var user: SessionUser?
+    var layers: [Layer]
+    var root: CoordinatorID
+    var coordinators: [CoordinatorNode]
+    var nextScreen: Int
+    var nextCoordinator: Int
+    var nextLayer: Int
+}
+
+/// Just the part of a snapshot that survives a fallback: who is signed in, on what platform.
+private struct SnapshotHeader: Decodable {
+    var platform: Platform?
+    var user: SessionUser?
+}
+
+extension NavigationApp {
+    /// Encodes `tree` as a versioned JSON document.
+    public func snapshot(_ tree: NavigationTree) -> [UInt8] {
+        let document = SnapshotDocument(
+            format: SnapshotDocument.currentFormat, platform: tree.platform, user: tree.user, layers: tree.layers,
+            root: tree.rootID, coordinators: tree.nodes.values.sorted { $0.id < $1.id },
+            nextScreen: tree.nextScreen, nextCoordinator: tree.nextCoordinator, nextLayer: tree.nextLayer)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Every part of a tree is Codable by construction; failing here is a programming error.
+        guard let data = try? encoder.encode(document) else { preconditionFailure("a navigation tree failed to encode") }
+        return Array(data)
+    }
+
+    /// Decodes a snapshot into the tree it was made from.
+    public func decodeSnapshot(_ bytes: [UInt8]) throws(SnapshotError) -> NavigationTree {
+        let decoder = JSONDecoder()
+        decoder.userInfo[CoordinatorRegistry.userInfoKey] = registry
+        let document: SnapshotDocument
+        do {
+            document = try decoder.decode(SnapshotDocument.self, from: Data(bytes))
+        } catch let error as SnapshotError {
+            throw error
+        } catch {
+            throw .unreadable(String(describing: error))
+        }
+        guard document.format == SnapshotDocument.currentFormat else { throw .unknownFormat(document.format) }
+        var tree = NavigationTree(platform: document.platform, user: document.user)
+        tree.layers = document.layers
+        tree.rootID = document.root
+        tree.nodes = Dictionary(document.coordinators.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        tree.nextScreen = document.nextScreen
+        tree.nextCoordinator = document.nextCoordinator
+        tree.nextLayer = document.nextLayer
+        guard tree.nodes[tree.rootID] != nil, tree.top != nil else { throw .unreadable("no root or no screen") }
+        return tree
+    }
+
+    /// Restores a tree from its snapshot; a snapshot that no longer decodes (a coordinator's schema
+    /// changed in a deploy) falls back to a fresh start of the root flow with the signed-in user
+    /// kept, and says so.
+    public func restore(_ bytes: [UInt8], environment: Environment) throws -> (NavigationTree, SnapshotFallback?) {
+        do {
+            return (try decodeSnapshot(bytes), nil)
+        } catch {
+            let header = try? JSONDecoder().decode(SnapshotHeader.self, from: Data(bytes))
+            let tree = try start(platform: header?.platform ?? .phone, user: header?.user, environment: environment)
+            return (tree, SnapshotFallback(reason: error))
+        }
+    }
+}
