@@ -1,0 +1,79 @@
+import Navigation
+import Testing
+
+@Suite struct SnapshotTests {
+    @Test func snapshotDecodesToAnEqualTree() throws {
+        var driver = try Driver()
+        try driver.send("showTabs")
+        try driver.send("deeper")
+        let bytes = driver.app.snapshot(driver.tree)
+        let restored = try driver.app.decodeSnapshot(bytes)
+        #expect(restored == driver.tree)
+        #expect(driver.app.snapshot(restored) == bytes)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("\"format\":1"))
+    }
+
+    /// The same test app, but the wizard's schema moved on to version 2.
+    struct WizardV2: Coordinator {
+        static let typeName = "Wizard"
+        static let schemaVersion = 2
+        var steps: [String] = []
+        mutating func start(_ context: inout Context) throws { try context.push(TestScreens.step1, ["name": ""]) }
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
+    }
+
+    @Test func undecodableSnapshotFallsBackToAFreshStartKeepingTheUser() throws {
+        var driver = try Driver(user: SessionUser(id: 9, displayName: "Lin"))
+        try driver.send("startWizard")
+        let bytes = driver.app.snapshot(driver.tree)
+
+        let deployed = NavigationApp(
+            screens: TestScreens.all,
+            coordinators: [TestRoot.self, WizardV2.self, TabletWizard.self, SheetFlow.self, TabFlow.self],
+            root: { _ in TestRoot() })
+        #expect(throws: SnapshotError.schemaChanged("Wizard", stored: 1, current: 2)) { try deployed.decodeSnapshot(bytes) }
+        let (tree, fallback) = try deployed.restore(bytes, environment: Environment())
+        #expect(fallback?.reason == .schemaChanged("Wizard", stored: 1, current: 2))
+        #expect(fallback?.description.contains("fresh start") == true)
+        #expect(
+            Driver.render(deployed, tree)
+                == state(
+                    layer("root", screen("s1", "home", ["note": "hello Lin"], events: homeEvents)), top: "s1",
+                    user: ["id": 9, "displayName": "Lin"]))
+
+        let (_, garbage) = try deployed.restore(Array("not json".utf8), environment: Environment())
+        #expect(garbage != nil)
+    }
+
+    @Test func catalogListsEveryScreenWithItsEventsAndFields() throws {
+        let catalog = TestScreens.app.catalog()
+        let screens = catalog["screens"]?.arrayValue ?? []
+        #expect(screens.compactMap { $0["name"]?.stringValue } == TestScreens.all.map(\.name).sorted())
+        let home = screens.first { $0["name"] == "home" }
+        #expect(
+            home?["events"]?.arrayValue?.first
+                == ["name": "openDetail", "fields": [["name": "item", "type": "integer", "optional": false]]])
+        #expect(home?["props"] == [["name": "note", "type": "string", "optional": true]])
+        #expect(catalog["systemEvents"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["back", "dismiss", "selectTab"])
+    }
+
+    @Test func inspectionShowsTypesKeysScreensAndChildren() throws {
+        var driver = try Driver()
+        try driver.send("startWizard")
+        let expected: JSONValue = [
+            "platform": "phone",
+            "root": [
+                "id": 1, "key": "root", "type": "TestRoot", "schemaVersion": 1,
+                "screens": [["id": "s1", "name": "home"]],
+                "children": [
+                    ["id": 2, "key": "wizard", "type": "Wizard", "schemaVersion": 1, "screens": [["id": "s2", "name": "wizard.name"]], "children": []]
+                ],
+            ],
+        ]
+        #expect(driver.app.inspect(driver.tree) == expected)
+    }
+}
+
+extension Driver {
+    static func render(_ app: NavigationApp, _ tree: NavigationTree) -> JSONValue { .object(app.render(tree)) }
+}

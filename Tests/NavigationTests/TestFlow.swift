@@ -1,0 +1,195 @@
+import Navigation
+
+/// A small app that uses every navigation operation, for the runtime's tests.
+enum TestScreens {
+    static let home = ScreenDefinition(
+        "home", props: [.string("note", optional: true)],
+        events: [
+            EventDeclaration("openDetail", [.integer("item")]), EventDeclaration("startWizard"),
+            EventDeclaration("compose"), EventDeclaration("alert"), EventDeclaration("showTabs"),
+            EventDeclaration("nobodyHandles"),
+        ])
+    static let detail = ScreenDefinition(
+        "detail", props: [.integer("item")],
+        events: [EventDeclaration("next"), EventDeclaration("popToRoot"), EventDeclaration("popToFirstDetail")])
+    static let step1 = ScreenDefinition(
+        "wizard.name", props: [.string("name"), .string("error", optional: true)],
+        events: [EventDeclaration("next", [.string("name")])])
+    static let step2 = ScreenDefinition(
+        "wizard.age", props: [.string("name")],
+        events: [EventDeclaration("finish", [.integer("age")]), EventDeclaration("cancel")])
+    static let form = ScreenDefinition(
+        "wizard.form", props: [.string("error", optional: true)],
+        events: [EventDeclaration("submit", [.string("name"), .integer("age")])])
+    static let sheet = ScreenDefinition(
+        "sheet", props: [.string("text")], events: [EventDeclaration("save", [.string("text")]), EventDeclaration("close")])
+    static let confirm = ScreenDefinition(
+        "confirm", props: [.string("message")], events: [EventDeclaration("yes"), EventDeclaration("no")])
+    static let page = ScreenDefinition(
+        "tabs.page", props: [.string("tab"), .integer("depth")],
+        events: [EventDeclaration("deeper"), EventDeclaration("leave")])
+
+    static let all = [home, detail, step1, step2, form, sheet, confirm, page]
+
+    static let app = NavigationApp(
+        screens: all,
+        coordinators: [TestRoot.self, Wizard.self, TabletWizard.self, SheetFlow.self, TabFlow.self],
+        root: { _ in TestRoot() })
+}
+
+/// The app coordinator: shows `home`, pushes details, starts the wizard (swapped on tablets),
+/// presents a sheet flow and an alert, and swaps the root for tabs and back.
+struct TestRoot: Coordinator {
+    static let typeName = "TestRoot"
+    var home: ScreenID?
+    var wizardsFinished = 0
+    var lastOutput: String?
+
+    mutating func start(_ context: inout Context) throws {
+        home = context.setRoot(TestScreens.home, ["note": .optional(context.user.map { "hello \($0.displayName)" })])
+    }
+
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        switch (event.screen.name, event.name) {
+        case ("home", "openDetail"):
+            try context.push(TestScreens.detail, ["item": .int(event.payload.int("item"))])
+        case ("detail", "next"):
+            try context.push(TestScreens.detail, ["item": .int((event.screen.props["item"]?.intValue ?? 0) + 1)])
+        case ("detail", "popToRoot"):
+            try context.popToRoot()
+        case ("detail", "popToFirstDetail"):
+            if let first = context.ownScreens.first(where: { $0.name == "detail" }) { try context.popTo(first.id) }
+        case ("home", "startWizard"):
+            // Khanlou's per-platform swap: tablets get the one-screen form.
+            if context.platform == .tablet {
+                try context.startChild("wizard", TabletWizard())
+            } else {
+                try context.startChild("wizard", Wizard())
+            }
+        case ("home", "compose"):
+            try context.startChild("sheet", SheetFlow(), placement: .modal)
+        case ("home", "alert"):
+            context.present(TestScreens.confirm, ["message": "Sure?"], as: .alert)
+        case ("confirm", _):
+            try context.dismiss()
+            if event.name == "yes", let home { try context.updateProps(home) { $0["note"] = "confirmed" } }
+        case ("home", "showTabs"):
+            context.setRootTabs([TabSpec("a", title: "A"), TabSpec("b", title: "B")], selected: "a")
+            try context.startChild("a", TabFlow(tab: "a"), placement: .tab("a"))
+            try context.startChild("b", TabFlow(tab: "b"), placement: .tab("b"))
+        case ("tabs.page", "leave"):
+            // Bubbled up from a tab flow: replace the tabs with home again.
+            context.stopChild("a")
+            context.stopChild("b")
+            try start(&context)
+        default:
+            return .unhandled
+        }
+        return .handled
+    }
+
+    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
+        lastOutput = "\(key):\(output.name)"
+        guard let home else { return }
+        switch (key, output.name) {
+        case ("wizard", "done"):
+            wizardsFinished += 1
+            let name = output.payload["name"]?.stringValue ?? ""
+            context.signIn(SessionUser(id: Int64(wizardsFinished), displayName: name))
+            try context.updateProps(home) { $0["note"] = .string("welcome \(name)") }
+        case ("sheet", "saved"):
+            try context.updateProps(home) { $0["note"] = output.payload["text"] ?? .null }
+        default:
+            try context.updateProps(home) { $0["note"] = .string("\(key) \(output.name)") }
+        }
+    }
+}
+
+/// Kulman's registration: two steps and a draft that survives `back`.
+struct Wizard: Coordinator {
+    static let typeName = "Wizard"
+    var draftName = ""
+    var nameScreen: ScreenID?
+
+    mutating func start(_ context: inout Context) throws {
+        nameScreen = try context.push(TestScreens.step1, ["name": .string(draftName)])
+    }
+
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        switch (event.screen.name, event.name) {
+        case ("wizard.name", "next"):
+            let name = event.payload.string("name")
+            guard !name.isEmpty else {
+                try context.updateProps(event.screen.id) { $0["error"] = "A name is required." }
+                return .handled
+            }
+            draftName = name
+            try context.updateProps(event.screen.id) { $0["name"] = .string(name); $0["error"] = .null }
+            try context.push(TestScreens.step2, ["name": .string(name)])
+        case ("wizard.age", "finish"):
+            context.finish(CoordinatorOutput("done", ["name": .string(draftName), "age": .int(event.payload.int("age"))]))
+        case ("wizard.age", "cancel"):
+            context.finish(CoordinatorOutput("aborted"))
+        default:
+            return .unhandled
+        }
+        return .handled
+    }
+
+    mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {
+        // Back from the age step: the name step shows the draft, as entered.
+        if screen.name == "wizard.age", let nameScreen {
+            try? context.updateProps(nameScreen) { $0["name"] = .string(draftName) }
+        }
+    }
+}
+
+/// The tablet variant of the wizard: one form.
+struct TabletWizard: Coordinator {
+    static let typeName = "TabletWizard"
+
+    mutating func start(_ context: inout Context) throws {
+        try context.push(TestScreens.form)
+    }
+
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard event.name == "submit" else { return .unhandled }
+        context.finish(CoordinatorOutput("done", ["name": .string(event.payload.string("name"))]))
+        return .handled
+    }
+}
+
+/// A flow presented modally that finishes with its output (twocentstudios' settings coordinator).
+struct SheetFlow: Coordinator {
+    static let typeName = "SheetFlow"
+
+    mutating func start(_ context: inout Context) throws {
+        try context.push(TestScreens.sheet, ["text": ""])
+    }
+
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        switch event.name {
+        case "save": context.finish(CoordinatorOutput("saved", ["text": .string(event.payload.string("text"))]))
+        case "close": context.finish(CoordinatorOutput("closed"))
+        default: return .unhandled
+        }
+        return .handled
+    }
+}
+
+/// One tab's flow: pages that push without end; `leave` is left to the parent.
+struct TabFlow: Coordinator {
+    static let typeName = "TabFlow"
+    var tab: String
+    var selections = 0
+
+    mutating func start(_ context: inout Context) throws {
+        try context.push(TestScreens.page, ["tab": .string(tab), "depth": 1])
+    }
+
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard event.name == "deeper" else { return .unhandled }
+        try context.push(TestScreens.page, ["tab": .string(tab), "depth": .int((event.screen.props["depth"]?.intValue ?? 0) + 1)])
+        return .handled
+    }
+}
