@@ -6,11 +6,11 @@ public final class Database: Sendable {
 
     /// Opens `path`, applies `migrations` (refusing a database from a newer build), and
     /// starts the writer and the readers.
-    public init(path: String, migrations: [Migration], readerCount: Int = 2) throws {
+    public init(path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil) throws {
         let connection = try Connection(path: path)
         try Migrator(migrations: migrations).migrate(connection)
         self.path = path
-        self.writer = try Writer(path: path)
+        self.writer = try Writer(path: path, maxPageCount: maxPageCount)
         self.readers = try ReaderPool(path: path, count: readerCount)
     }
 

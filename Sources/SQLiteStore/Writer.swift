@@ -13,8 +13,11 @@ public final class Writer: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Opens the write connection for `path` and starts the writer thread.
-    public init(path: String, maxBatch: Int = 512) throws {
-        let connection = OwnedConnection(connection: try Connection(path: path))
+    /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
+    public init(path: String, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
+        let writeConnection = try Connection(path: path)
+        if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
+        let connection = OwnedConnection(connection: writeConnection)
         let queue = self.queue
         let done = self.done
         let thread = Thread {

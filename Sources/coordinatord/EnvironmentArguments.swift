@@ -5,8 +5,8 @@ enum EnvironmentArguments {
     /// Options that can come from the environment: `--log-level` ← `COORDINATORD_LOG_LEVEL`.
     static let options = [
         "host", "port", "database", "migrations", "log-level", "max-body-bytes", "connection-limit",
-        "per-address-connection-limit", "idle-timeout", "threads", "hash-concurrency",
-        "max-resident-sessions", "session-idle-timeout",
+        "per-address-connection-limit", "idle-timeout", "threads", "shutdown-grace", "max-resident-sessions",
+        "session-idle-timeout", "sweep-interval", "instance", "hash-concurrency", "max-database-pages",
     ]
 
     static func variable(for option: String) -> String {

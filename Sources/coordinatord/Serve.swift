@@ -5,6 +5,9 @@ import Logging
 import Metrics
 import Prometheus
 import SQLiteStore
+import SampleApp
+import Secrets
+import Sessions
 
 /// `coordinatord serve`: migrates the database, serves HTTP until SIGTERM or SIGINT.
 struct Serve: AsyncParsableCommand {
@@ -18,6 +21,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
     @Option(help: "HTTP worker threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds to let requests in flight finish on shutdown.") var shutdownGrace = 10
+    @Option(help: "Sessions kept in memory at most (least recently used leave first).") var maxResidentSessions = 100_000
+    @Option(help: "Seconds without a request before a session expires.") var sessionIdleTimeout: Int64 = 7 * 24 * 3600
+    @Option(help: "Seconds between sweeps of expired sessions.") var sweepInterval = 60
+    @Option(help: "Prefix of new session ids, for a proxy routing several instances.") var instance = ""
+    @Option(help: "Password hashes computed at once.") var hashConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    @Option(help: "Largest database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var logOptions: LogOptions
 
@@ -28,10 +37,24 @@ struct Serve: AsyncParsableCommand {
 
         let folder = try MigrationsLocator.locate(explicit: databaseOptions.migrations)
         try DataFolder.create(for: databaseOptions.database)
-        let database = try Database(path: databaseOptions.database, migrations: Migration.load(directory: folder))
+        let database = try Database(
+            path: databaseOptions.database, migrations: Migration.load(directory: folder), maxPageCount: maxDatabasePages)
+
+        let hashPool = PasswordHashPool(hasher: .owaspMinimum, concurrency: hashConcurrency)
+        let app = try SampleAppServices(hasher: hashPool.hasher)
+        let sessions = SessionService(
+            app: SampleApp.navigation, database: database, passwords: hashPool,
+            configuration: SessionConfiguration(
+                idleTimeoutSeconds: sessionIdleTimeout, maxResidentSessions: maxResidentSessions, instance: instance),
+            logger: logger,
+            environment: { connection, passwords, request in
+                app.environment(connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now)
+            })
+        let sweeper = sessions.startSweeping(every: .seconds(sweepInterval))
 
         var router = Router()
         OperationsRoutes(database: database, registry: registry).register(in: &router)
+        SessionRoutes(service: sessions).register(in: &router)
 
         let server = try HTTPServer(
             configuration: ServerConfiguration(
@@ -46,6 +69,7 @@ struct Serve: AsyncParsableCommand {
         let signal = await SignalWaiter.wait(for: [SIGTERM, SIGINT])
         logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
         let drained = server.shutdown(gracePeriod: .seconds(shutdownGrace))
+        sweeper.cancel()
         database.close()
         logger.info("stopped", metadata: ["drained": "\(drained)"])
     }

@@ -1,0 +1,62 @@
+import Foundation
+import Navigation
+import SQLiteStore
+
+/// Posts in SQLite, rendered straight into screen props.
+struct PostStore {
+    let connection: Connection
+    static let pageSize = 20
+
+    private static let select = """
+        SELECT p.id, p.text, p.created_at, u.id, u.display_name
+        FROM posts p JOIN users u ON u.id = p.author_id
+        """
+
+    func create(authorID: Int64, text: String, now: Int64) throws -> Int64 {
+        try connection.run(
+            "INSERT INTO posts (author_id, text, created_at) VALUES (?1, ?2, ?3)", [.integer(authorID), .text(text), .integer(now)])
+        return connection.lastInsertRowID
+    }
+
+    /// One page of everyone's posts, newest first, older than `cursor` if given; and the next cursor.
+    func timeline(before cursor: Int?) throws -> (posts: [JSONValue], nextCursor: JSONValue) {
+        let rows = try connection.query(
+            Self.select + " WHERE p.id < ?1 ORDER BY p.id DESC LIMIT ?2", [.int(cursor ?? Int.max), .int(Self.pageSize + 1)],
+            Self.post)
+        return page(rows)
+    }
+
+    /// One page of `authorID`'s posts, newest first.
+    func posts(by authorID: Int64) throws -> [JSONValue] {
+        try connection.query(
+            Self.select + " WHERE p.author_id = ?1 ORDER BY p.id DESC LIMIT ?2", [.integer(authorID), .int(Self.pageSize)],
+            Self.post)
+    }
+
+    func post(id: Int) throws -> JSONValue? {
+        try connection.queryFirst(Self.select + " WHERE p.id = ?1", [.int(id)], Self.post)
+    }
+
+    func count(by authorID: Int64) throws -> Int {
+        try connection.queryFirst("SELECT count(*) FROM posts WHERE author_id = ?1", [.integer(authorID)]) { $0.int(0) } ?? 0
+    }
+
+    private func page(_ rows: [JSONValue]) -> (posts: [JSONValue], nextCursor: JSONValue) {
+        guard rows.count > Self.pageSize else { return (rows, .null) }
+        let posts = Array(rows.prefix(Self.pageSize))
+        return (posts, posts.last?["id"] ?? .null)
+    }
+
+    private static func post(_ row: Row) -> JSONValue {
+        [
+            "id": .int(row.int(0)), "text": .string(row.string(1)), "createdAt": .string(timestamp(row.int64(2))),
+            "author": ["id": .int(row.int(3)), "displayName": .string(row.string(4))],
+        ]
+    }
+
+    static func timestamp(_ seconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+}

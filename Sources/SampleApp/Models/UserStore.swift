@@ -1,0 +1,55 @@
+import SQLiteStore
+
+/// A stored user.
+struct UserRecord: Sendable {
+    let id: Int64
+    let email: String
+    let passwordHash: String
+    let displayName: String
+}
+
+/// Users in SQLite, on the connection the event runs on (so changes commit with the snapshot).
+struct UserStore {
+    let connection: Connection
+
+    func find(email: String) throws -> UserRecord? {
+        try connection.queryFirst(
+            "SELECT id, email, password_hash, display_name FROM users WHERE email = ?1", [.text(email)], Self.record)
+    }
+
+    func find(id: Int64) throws -> UserRecord? {
+        try connection.queryFirst(
+            "SELECT id, email, password_hash, display_name FROM users WHERE id = ?1", [.integer(id)], Self.record)
+    }
+
+    func exists(email: String) throws -> Bool { try find(email: email) != nil }
+
+    /// Creates a user; nil when the e-mail is taken (compared case-insensitively).
+    func create(email: String, passwordHash: String, displayName: String, now: Int64) throws -> UserRecord? {
+        do {
+            try connection.run(
+                "INSERT INTO users (email, password_hash, display_name, created_at) VALUES (?1, ?2, ?3, ?4)",
+                [.text(email), .text(passwordHash), .text(displayName), .integer(now)])
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            return nil
+        }
+        return UserRecord(id: connection.lastInsertRowID, email: email, passwordHash: passwordHash, displayName: displayName)
+    }
+
+    func update(id: Int64, displayName: String) throws {
+        try connection.run("UPDATE users SET display_name = ?2 WHERE id = ?1", [.integer(id), .text(displayName)])
+    }
+
+    func update(id: Int64, passwordHash: String) throws {
+        try connection.run("UPDATE users SET password_hash = ?2 WHERE id = ?1", [.integer(id), .text(passwordHash)])
+    }
+
+    /// Deletes the user; their posts go with them (ON DELETE CASCADE).
+    func delete(id: Int64) throws {
+        try connection.run("DELETE FROM users WHERE id = ?1", [.integer(id)])
+    }
+
+    private static func record(_ row: Row) -> UserRecord {
+        UserRecord(id: row.int64(0), email: row.string(1), passwordHash: row.string(2), displayName: row.string(3))
+    }
+}

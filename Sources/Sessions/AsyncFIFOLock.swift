@@ -1,0 +1,48 @@
+import Synchronization
+
+/// A lock for async code that admits waiters in arrival order, so one session's events
+/// apply one at a time in the order they arrived, without blocking a thread while waiting.
+final class AsyncFIFOLock: Sendable {
+    private struct State {
+        var locked = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func lock() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let acquired = state.withLock { state -> Bool in
+                if state.locked {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.locked = true
+                return true
+            }
+            if acquired { continuation.resume() }
+        }
+    }
+
+    /// Hands the lock to the next waiter, or frees it.
+    func unlock() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.locked = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+
+    /// Runs `body` holding the lock.
+    func withLock<T>(_ body: () async throws -> T) async rethrows -> T {
+        await lock()
+        defer { unlock() }
+        return try await body()
+    }
+
+    /// True while held or awaited; such a session must stay resident.
+    var isBusy: Bool { state.withLock { $0.locked || !$0.waiters.isEmpty } }
+}

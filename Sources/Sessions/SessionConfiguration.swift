@@ -1,0 +1,37 @@
+import Navigation
+import SQLiteStore
+import Secrets
+
+/// Tunables of the session service.
+public struct SessionConfiguration: Sendable {
+    /// Seconds without a request after which a session expires and its token dies.
+    public var idleTimeoutSeconds: Int64
+    /// Sessions kept in memory at most; the least recently used idle ones leave first.
+    public var maxResidentSessions: Int
+    /// Prefix of new session ids (`b.` + random), for proxies that route by instance.
+    public var instance: String
+    /// Seconds an answer to an `Idempotency-Key` is kept for replay.
+    public var idempotencyRetentionSeconds: Int64
+
+    public init(
+        idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000, instance: String = "",
+        idempotencyRetentionSeconds: Int64 = 24 * 3600
+    ) {
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maxResidentSessions = maxResidentSessions
+        self.instance = instance
+        self.idempotencyRetentionSeconds = idempotencyRetentionSeconds
+    }
+}
+
+/// What a flow may know of the request that carries an event.
+public struct RequestInfo: Sendable {
+    /// The client's IP address (for per-address throttling).
+    public let clientAddress: String
+    /// Seconds since 1970.
+    public let now: Int64
+}
+
+/// Builds the environment coordinators see for one event: models bound to the writer's
+/// connection (so their mutations commit with the snapshot), prepared password work, the request.
+public typealias EnvironmentFactory = @Sendable (Connection, PreparedPasswords, RequestInfo) -> Environment

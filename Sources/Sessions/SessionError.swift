@@ -1,0 +1,23 @@
+import Navigation
+
+/// Why a session call failed, each with the status DESIGN §4 gives it.
+enum SessionError: Error {
+    /// 401: no token, or a token no live session has.
+    case unauthorized
+    /// 404: no such session, or the token is another session's.
+    case notFound
+    /// 409: the event came from a screen that is not on top; carries the current state.
+    case staleScreen(state: [UInt8], detail: String)
+    /// 412: `If-Match` names another version; carries the current state.
+    case versionMismatch(state: [UInt8], current: Int)
+    /// 422: the event does not fit the top screen.
+    case rejected(EventRejection)
+    /// 429: the flow refuses for now.
+    case throttled(EventThrottled)
+    /// 422: the `Idempotency-Key` was used for a different request.
+    case idempotencyKeyReused
+    /// 409: a request with the same `Idempotency-Key` is still running.
+    case idempotencyKeyInFlight
+    /// 503: storage failed; nothing changed.
+    case storageUnavailable(String)
+}

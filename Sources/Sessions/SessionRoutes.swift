@@ -1,0 +1,104 @@
+import Foundation
+import HTTPServer
+import Navigation
+import Secrets
+
+/// The REST contract of DESIGN §4 over a `SessionService`.
+public struct SessionRoutes: Sendable {
+    let service: SessionService
+
+    public init(service: SessionService) {
+        self.service = service
+    }
+
+    public func register(in router: inout Router) {
+        let service = self.service
+        router.post("/v1/sessions") { request in try await Self.create(request, service) }
+        router.get("/v1/sessions/{id}") { request in
+            try await Self.guarded {
+                let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
+                let (state, version) = service.state(of: session)
+                return .json(bytes: state.serialized(), headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
+            }
+        }
+        router.post("/v1/sessions/{id}/events") { request in try await Self.postEvent(request, service) }
+        router.delete("/v1/sessions/{id}") { request in
+            try await Self.guarded {
+                let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
+                try await service.delete(session)
+                return HTTPResponse(status: 204)
+            }
+        }
+        router.get("/v1/sessions/{id}/tree") { request in
+            try await Self.guarded {
+                let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
+                return .json(bytes: service.tree(of: session).serialized())
+            }
+        }
+        let catalog = service.app.catalog().serialized()
+        router.get("/v1/screens") { _ in .json(bytes: catalog) }
+    }
+
+    private static func create(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+        try await guarded {
+            var platform = Platform.phone
+            if !request.body.isEmpty {
+                let body = try request.jsonObject()
+                if let value = body["platform"], value != .null {
+                    guard let name = value.stringValue, let chosen = Platform(rawValue: name) else {
+                        throw Problem.unprocessable(
+                            "platform must be one of: phone, tablet, web.",
+                            errors: [FieldError(field: "platform", message: "must be one of: phone, tablet, web")])
+                    }
+                    platform = chosen
+                }
+            }
+            let created = try await service.create(platform: platform, clientAddress: request.remoteAddress)
+            let body: JSONValue = ["token": .string(created.token), "session": created.state]
+            return .json(
+                bytes: body.serialized(), status: 201,
+                headers: HTTPHeaders([("Location", "/v1/sessions/\(created.id)"), ("ETag", "\"1\"")]))
+        }
+    }
+
+    private static func postEvent(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+        try await guarded {
+            let body = try request.jsonObject()
+            guard let screen = body["screen"]?.stringValue, let event = body["event"]?.stringValue else {
+                var errors: [FieldError] = []
+                if body["screen"]?.stringValue == nil { errors.append(FieldError(field: "screen", message: "a string is required")) }
+                if body["event"]?.stringValue == nil { errors.append(FieldError(field: "event", message: "a string is required")) }
+                throw Problem(
+                    status: 400, detail: "The body needs \"screen\" and \"event\" strings.", extensions: ["errors": errors])
+            }
+            let answer = try await service.post(
+                EventRequest(
+                    sessionID: request.pathParameters["id"]!, token: request.bearerToken,
+                    event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
+                    ifMatch: request.headers["If-Match"].map(Self.version(fromETag:)),
+                    idempotencyKey: request.headers["Idempotency-Key"], requestHash: Tokens.sha256(String(decoding: request.body, as: UTF8.self)),
+                    clientAddress: request.remoteAddress))
+            return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
+        }
+    }
+
+    /// `"7"` or `W/"7"` → 7; anything else matches no version.
+    static func version(fromETag value: String) -> Int? {
+        var text = Substring(value.trimmingCharacters(in: .whitespaces))
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        return Int(text.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+    }
+
+    /// Runs `body`, turning the service's errors into problems.
+    static func guarded(_ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        do {
+            return try await body()
+        } catch let error as SessionError {
+            throw error.problem
+        } catch let rejection as EventRejection {
+            throw rejection.problem
+        } catch let throttled as EventThrottled {
+            throw SessionError.throttled(throttled).problem
+        }
+    }
+}

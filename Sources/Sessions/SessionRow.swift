@@ -1,0 +1,74 @@
+import SQLiteStore
+
+/// A session as stored: the snapshot of its tree and what authenticates and expires it.
+struct SessionRow: Sendable {
+    let id: String
+    let tokenHash: [UInt8]
+    let version: Int
+    let snapshot: [UInt8]
+    let expiresAt: Int64
+}
+
+/// The SQL of the `sessions` table; every statement prepared with bound parameters.
+enum SessionSQL {
+    static func insert(
+        _ connection: Connection, id: String, tokenHash: [UInt8], snapshot: [UInt8], userID: Int64?, now: Int64,
+        expiresAt: Int64
+    ) throws {
+        try connection.run(
+            """
+            INSERT INTO sessions (id, token_hash, version, snapshot, user_id, created_at, last_used_at, expires_at)
+            VALUES (?1, ?2, 1, ?3, ?4, ?5, ?5, ?6)
+            """, [.text(id), .blob(tokenHash), .blob(snapshot), userID.map { .integer($0) } ?? .null, .integer(now), .integer(expiresAt)])
+    }
+
+    /// Stores a new version if the stored one is still `expectedVersion`; false otherwise.
+    static func update(
+        _ connection: Connection, id: String, expectedVersion: Int, snapshot: [UInt8], tokenHash: [UInt8],
+        userID: Int64?, now: Int64, expiresAt: Int64
+    ) throws -> Bool {
+        try connection.run(
+            """
+            UPDATE sessions SET version = version + 1, snapshot = ?3, token_hash = ?4, user_id = ?5,
+                last_used_at = ?6, expires_at = ?7
+            WHERE id = ?1 AND version = ?2
+            """,
+            [
+                .text(id), .int(expectedVersion), .blob(snapshot), .blob(tokenHash), userID.map { .integer($0) } ?? .null,
+                .integer(now), .integer(expiresAt),
+            ]) == 1
+    }
+
+    static func load(_ connection: Connection, id: String) throws -> SessionRow? {
+        try connection.queryFirst(
+            "SELECT id, token_hash, version, snapshot, expires_at FROM sessions WHERE id = ?1", [.text(id)]
+        ) { row in
+            SessionRow(
+                id: row.string(0), tokenHash: row.blob(1), version: row.int(2), snapshot: row.blob(3),
+                expiresAt: row.int64(4))
+        }
+    }
+
+    static func sessionID(tokenHash: [UInt8], _ connection: Connection) throws -> String? {
+        try connection.queryFirst("SELECT id FROM sessions WHERE token_hash = ?1", [.blob(tokenHash)]) { $0.string(0) }
+    }
+
+    static func delete(_ connection: Connection, id: String) throws {
+        try connection.run("DELETE FROM idempotency_keys WHERE session_id = ?1", [.text(id)])
+        try connection.run("DELETE FROM sessions WHERE id = ?1", [.text(id)])
+    }
+
+    static func touch(_ connection: Connection, id: String, now: Int64, expiresAt: Int64) throws {
+        try connection.run(
+            "UPDATE sessions SET last_used_at = ?2, expires_at = ?3 WHERE id = ?1",
+            [.text(id), .integer(now), .integer(expiresAt)])
+    }
+
+    /// Deletes expired sessions and their idempotency keys, and keys older than `keysBefore`.
+    static func deleteExpired(_ connection: Connection, now: Int64, keysBefore: Int64) throws -> Int {
+        try connection.run(
+            "DELETE FROM idempotency_keys WHERE created_at < ?1 OR session_id IN (SELECT id FROM sessions WHERE expires_at < ?2)",
+            [.integer(keysBefore), .integer(now)])
+        return try connection.run("DELETE FROM sessions WHERE expires_at < ?1", [.integer(now)])
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+import Navigation
+import SQLiteStore
+import Secrets
+
+/// The session service: creates sessions, authenticates them, applies their events durably,
+/// restores them lazily after a restart, and forgets them when they expire.
+///
+/// Every change goes through the single writer: an event's model mutations and the session's
+/// new snapshot commit in one savepoint of one group commit, and the caller hears back only
+/// after that commit. Memory is updated after the commit, so a failed commit leaves the
+/// session exactly as it was.
+public final class SessionService: Sendable {
+    let app: NavigationApp
+    let database: Database
+    let passwords: PasswordHashPool
+    let makeEnvironment: EnvironmentFactory
+    let configuration: SessionConfiguration
+    let cache: SessionCache
+    let idempotency = IdempotencyGate()
+    let logger: Logger
+
+    public init(
+        app: NavigationApp, database: Database, passwords: PasswordHashPool, configuration: SessionConfiguration,
+        logger: Logger, environment: @escaping EnvironmentFactory
+    ) {
+        self.app = app
+        self.database = database
+        self.passwords = passwords
+        self.configuration = configuration
+        self.makeEnvironment = environment
+        self.cache = SessionCache(capacity: configuration.maxResidentSessions)
+        self.logger = logger
+    }
+
+    /// Sessions in memory now.
+    public var residentCount: Int { cache.count }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    // MARK: Create
+
+    /// A new session for `platform`: its token (shown once, never stored) and its state.
+    func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: JSONValue, id: String) {
+        let token = Tokens.random()
+        let id = (configuration.instance.isEmpty ? "" : configuration.instance + ".") + Tokens.random(bytes: 16)
+        let tokenHash = Tokens.sha256(token)
+        let now = Self.now()
+        let expiresAt = now + configuration.idleTimeoutSeconds
+        let (app, makeEnvironment) = (self.app, self.makeEnvironment)
+        let tree = try await withPreparedPasswords { prepared in
+            try await self.write { connection in
+                let environment = makeEnvironment(connection, prepared, RequestInfo(clientAddress: clientAddress, now: now))
+                let tree = try app.start(platform: platform, environment: environment)
+                try SessionSQL.insert(
+                    connection, id: id, tokenHash: tokenHash, snapshot: app.snapshot(tree), userID: tree.user?.id,
+                    now: now, expiresAt: expiresAt)
+                return tree
+            }
+        }
+        let session = ResidentSession(
+            id: id, state: .init(tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt, lastUsed: 0))
+        admit(session)
+        return (token, render(session.current, id: id), id)
+    }
+
+    // MARK: Authenticate and load
+
+    /// The live session `id` that `token` authenticates: 401 for a token no session has,
+    /// 404 for an unknown session or another session's token.
+    func authenticate(id: String, token: String?) async throws -> ResidentSession {
+        guard let token, !token.isEmpty else { throw SessionError.unauthorized }
+        let tokenHash = Tokens.sha256(token)
+        let session = try await load(id)
+        let state = session?.current
+        if let session, let state, Tokens.constantTimeEquals(state.tokenHash, tokenHash) {
+            guard state.expiresAt >= Self.now() else { throw SessionError.unauthorized }
+            return session
+        }
+        // Not this session's token: another session's (404) or nobody's (401)?
+        var owner = cache.sessionID(tokenHash: tokenHash)
+        if owner == nil { owner = try await read { try SessionSQL.sessionID(tokenHash: tokenHash, $0) } }
+        guard owner != nil else { throw SessionError.unauthorized }
+        throw SessionError.notFound
+    }
+
+    /// The session from memory, or restored from its snapshot; nil if there is none.
+    func load(_ id: String) async throws -> ResidentSession? {
+        if let resident = cache.get(id) { return resident }
+        guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
+        var version = row.version
+        let tree: NavigationTree
+        do {
+            tree = try app.decodeSnapshot(row.snapshot)
+        } catch {
+            (tree, version) = try await fallBack(row, reason: error)
+        }
+        let session = ResidentSession(
+            id: id,
+            state: .init(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt, lastUsed: 0))
+        return admit(session)
+    }
+
+    /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
+    private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int) {
+        let (app, makeEnvironment) = (self.app, self.makeEnvironment)
+        let now = Self.now()
+        let result = try await withPreparedPasswords { prepared in
+            try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
+                let environment = makeEnvironment(connection, prepared, RequestInfo(clientAddress: "", now: now))
+                let (tree, fallback) = try app.restore(row.snapshot, environment: environment)
+                guard
+                    try SessionSQL.update(
+                        connection, id: row.id, expectedVersion: row.version, snapshot: app.snapshot(tree),
+                        tokenHash: row.tokenHash, userID: tree.user?.id, now: now, expiresAt: row.expiresAt)
+                else { throw SessionError.notFound }
+                return (tree, row.version + 1, fallback)
+            }
+        }
+        logger.warning(
+            "session snapshot fell back to a fresh start",
+            metadata: ["session": "\(row.id)", "reason": "\(result.2?.reason.description ?? reason.description)"])
+        return (result.0, result.1)
+    }
+
+    @discardableResult
+    private func admit(_ session: ResidentSession) -> ResidentSession {
+        let (resident, evicted) = cache.insert(session)
+        if !evicted.isEmpty { flushTouches(evicted) }
+        return resident
+    }
+
+    // MARK: Read, tree, delete
+
+    /// The session's State, and its version for the `ETag`. Reading keeps the session alive.
+    func state(of session: ResidentSession) -> (state: JSONValue, version: Int) {
+        let expiresAt = Self.now() + configuration.idleTimeoutSeconds
+        session.update {
+            $0.expiresAt = expiresAt
+            $0.touched = true
+        }
+        let current = session.current
+        return (render(current, id: session.id), current.version)
+    }
+
+    func tree(of session: ResidentSession) -> JSONValue {
+        app.inspect(session.current.tree)
+    }
+
+    /// Deletes the session; its token is dead afterwards.
+    func delete(_ session: ResidentSession) async throws {
+        let id = session.id
+        try await session.lock.withLock {
+            try await self.write { try SessionSQL.delete($0, id: id) }
+            session.update { $0.expiresAt = Int64.min }
+            cache.remove(id)
+        }
+    }
+
+    // MARK: Helpers
+
+    func render(_ state: ResidentSession.State, id: String) -> JSONValue {
+        var object = app.render(state.tree)
+        object["id"] = .string(id)
+        object["version"] = .int(state.version)
+        return .object(object)
+    }
+
+    /// A write through the group-commit writer, with storage failures turned into 503.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        do {
+            return try await database.writer.write(work)
+        } catch let error as SQLiteError {
+            logger.error("write failed", metadata: ["error": "\(error)"])
+            throw SessionError.storageUnavailable(error.message)
+        } catch is WriterClosed {
+            throw SessionError.storageUnavailable("the server is shutting down")
+        }
+    }
+
+    func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        do {
+            return try await database.readers.read(work)
+        } catch let error as SQLiteError {
+            logger.error("read failed", metadata: ["error": "\(error)"])
+            throw SessionError.storageUnavailable(error.message)
+        }
+    }
+
+    /// Runs `attempt` until it stops asking for password work, doing that work on the hash pool
+    /// in between (never inside the writer). A few rounds at most: each round adds a result.
+    func withPreparedPasswords<T>(_ attempt: (PreparedPasswords) async throws -> T) async throws -> T {
+        var prepared = PreparedPasswords(hasher: passwords.hasher)
+        for _ in 0..<4 {
+            do {
+                return try await attempt(prepared)
+            } catch let needed as PasswordWorkNeeded {
+                try await prepared.perform(needed.work, on: passwords)
+            }
+        }
+        return try await attempt(prepared)
+    }
+}
