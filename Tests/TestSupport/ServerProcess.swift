@@ -36,6 +36,10 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         env.merge(environment) { $1 }
         process.environment = env
         process.standardOutput = output
+        // The server's log goes next to its database, to read when a test fails.
+        let logPath = self.databasePath + ".log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
         try process.run()
         port = try readPort()
     }

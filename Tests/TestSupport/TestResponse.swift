@@ -18,4 +18,5 @@ public struct TestResponse: Sendable {
 /// The test client could not talk to the server.
 public struct TestClientError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }

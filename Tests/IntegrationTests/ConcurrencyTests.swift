@@ -1,0 +1,137 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct ConcurrencyTests {
+    /// The event that keeps the auth flow moving: open the login screen, then go back.
+    static func nextEvent(for client: SessionClient) -> String {
+        client.topScreen.name == "firstRun" ? "logIn" : "back"
+    }
+
+    @Test func sixtyFourClientsWithIfMatchLoseNoUpdate() async throws {
+        let server = try ServerProcess()
+        let session = try await SessionClient.create(port: server.port)
+        let perClient = 3
+        let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    var client = session
+                    var acknowledged: [Int] = []
+                    var attempts = 0
+                    while acknowledged.count < perClient {
+                        attempts += 1
+                        if attempts > 2000 { throw TestClientError(description: "no progress") }
+                        let response = try await client.send(
+                            Self.nextEvent(for: client), headers: ["If-Match": "\"\(client.version)\""])
+                        switch response.status {
+                        case 200: acknowledged.append(client.version)
+                        case 409, 412:
+                            let state = response.json["state"] as? [String: Any] ?? [:]
+                            client = SessionClient(
+                                port: client.port, id: client.id, token: client.token, stateText: SessionClient.json(state))
+                        default: throw TestClientError(description: "unexpected \(response.status): \(response.text)")
+                        }
+                    }
+                    // Each client saw its own versions strictly increase.
+                    guard acknowledged == acknowledged.sorted(), Set(acknowledged).count == acknowledged.count else {
+                        throw TestClientError(description: "versions went backwards: \(acknowledged)")
+                    }
+                    return acknowledged
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        // Every 200 is its own version: 2...(1 + 64 × 3), none lost, none twice.
+        #expect(versions.sorted() == Array(2...(1 + 64 * perClient)))
+        var final = session
+        _ = try await final.refresh()
+        #expect(final.version == 1 + 64 * perClient)
+    }
+
+    @Test func manySessionsAtOnce() async throws {
+        let server = try ServerProcess()
+        let port = server.port
+        let finals = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    var client = try await SessionClient.create(port: port)
+                    for _ in 0..<10 {
+                        let response = try await client.send(Self.nextEvent(for: client))
+                        guard response.status == 200 else { throw TestClientError(description: response.text) }
+                    }
+                    _ = try await client.refresh()
+                    return client.version
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(finals == Array(repeating: 11, count: 40))
+    }
+}
+
+@Suite struct RestartTests {
+    @Test func aRestartedServerServesEverySessionAsItWas() async throws {
+        let path = ServerProcess.temporaryDatabasePath()
+        var server = try ServerProcess(databasePath: path)
+        var clients: [SessionClient] = []
+        for index in 0..<6 {
+            var client = try await SessionClient.create(port: server.port, platform: index % 2 == 0 ? "phone" : "tablet")
+            for _ in 0..<index { _ = try await client.send(ConcurrencyTests.nextEvent(for: client)) }
+            if index == 5 { _ = try await client.send("signUp", screen: client.top) }
+            clients.append(client)
+        }
+        let before = try await clients.asyncMap { try await $0.get("").text }
+        #expect(server.stop() == 0)
+
+        server = try ServerProcess(databasePath: path)
+        for index in clients.indices { clients[index] = clients[index].moved(to: server.port) }
+        let after = try await clients.asyncMap { try await $0.get("").text }
+        #expect(after.map(SessionClient.parse).map(SessionClient.json) == before.map(SessionClient.parse).map(SessionClient.json))
+        // And they continue where they were.
+        var last = clients[5]
+        _ = try await last.refresh()
+        #expect(last.topScreen.name == "signUp.form")
+        let next = try await last.send("back")
+        #expect(next.status == 200)
+        server.stop()
+    }
+
+    @Test func residentCapEvictsFromMemoryNotFromTheDatabase() async throws {
+        let server = try ServerProcess(arguments: ["--max-resident-sessions", "5"])
+        var clients: [SessionClient] = []
+        for _ in 0..<25 {
+            var client = try await SessionClient.create(port: server.port)
+            _ = try await client.send("logIn")
+            clients.append(client)
+        }
+        for var client in clients {
+            #expect(try await client.refresh().status == 200)
+            #expect(client.topScreen.name == "login")
+            #expect(try await client.send("back").status == 200)
+        }
+    }
+
+    @Test func idleSessionsExpireAndAreSwept() async throws {
+        let server = try ServerProcess(arguments: ["--session-idle-timeout", "1", "--sweep-interval", "1"])
+        var client = try await SessionClient.create(port: server.port)
+        #expect(try await client.refresh().status == 200)
+        try await Task.sleep(for: .milliseconds(3500))
+        #expect(try await client.refresh().status == 401)
+        #expect(try await client.send("logIn").status == 401)
+    }
+}
+
+extension SessionClient {
+    /// The same session reached through another server process.
+    func moved(to port: UInt16) -> SessionClient {
+        SessionClient(port: port, id: id, token: token, stateText: stateText)
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

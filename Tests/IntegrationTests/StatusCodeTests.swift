@@ -1,0 +1,161 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each status code of DESIGN §4, produced by the request that should produce it,
+/// against the real binary with a real SQLite file.
+@Suite struct StatusCodeTests {
+    let server: ServerProcess
+    init() throws { server = try ServerProcess() }
+
+    func post(_ path: String, token: String? = nil, contentType: String = "application/json", body: String) async throws
+        -> TestResponse
+    {
+        var headers = ["Content-Type": contentType]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        return try await TestHTTP.request(port: server.port, "POST", path, headers: headers, body: body)
+    }
+
+    @Test func createReadPostDelete() async throws {
+        let created = try await post("/v1/sessions", body: #"{"platform":"web"}"#)
+        #expect(created.status == 201)
+        let token = try #require(created.json["token"] as? String)
+        let session = try #require(created.json["session"] as? [String: Any])
+        let id = try #require(session["id"] as? String)
+        #expect(created.headers["location"] == "/v1/sessions/\(id)")
+        #expect(token.count >= 43)
+        #expect(session["version"] as? Int == 1)
+        #expect(session["top"] as? String == "s1")
+
+        var client = SessionClient(port: server.port, id: id, token: token, stateText: SessionClient.json(session))
+        let read = try await client.refresh()
+        #expect(read.status == 200)
+        #expect(read.headers["etag"] == "\"1\"")
+        #expect(read.headers["content-type"] == "application/json")
+        #expect(client.topScreen.name == "firstRun")
+
+        let moved = try await client.send("logIn")
+        #expect(moved.status == 200)
+        #expect(moved.headers["etag"] == "\"2\"")
+        #expect(client.topScreen.name == "login")
+        #expect(client.topScreen.events == ["submit", "signUp", "back"])
+
+        let tree = try await client.get("/tree")
+        #expect(tree.status == 200)
+        #expect((tree.json["root"] as? [String: Any])?["type"] as? String == "App")
+
+        let deleted = try await TestHTTP.request(
+            port: server.port, "DELETE", "/v1/sessions/\(id)", headers: ["Authorization": "Bearer \(token)"])
+        #expect(deleted.status == 204)
+        #expect(try await client.get("").status == 401)
+    }
+
+    @Test func badRequests() async throws {
+        var client = try await SessionClient.create(port: server.port)
+        let path = "/v1/sessions/\(client.id)/events"
+        let malformed = try await post(path, token: client.token, body: "{not json")
+        #expect(malformed.status == 400)
+        #expect(malformed.headers["content-type"] == "application/problem+json")
+        let missing = try await post(path, token: client.token, body: #"{"screen":"s1"}"#)
+        #expect(missing.status == 400)
+        #expect((missing.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
+        let notJSON = try await post(path, token: client.token, contentType: "text/plain", body: "hello")
+        #expect(notJSON.status == 415)
+        let badPlatform = try await post("/v1/sessions", body: #"{"platform":"watch"}"#)
+        #expect(badPlatform.status == 422)
+
+        let undeclared = try await client.send("fly")
+        #expect(undeclared.status == 422)
+        #expect((undeclared.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
+        #expect((undeclared.json["detail"] as? String)?.contains("signUp, logIn") == true)
+        _ = try await client.send("logIn")
+        let wrongShape = try await client.send("submit", ["email": 5])
+        #expect(wrongShape.status == 422)
+        let errors = wrongShape.json["errors"] as? [[String: Any]] ?? []
+        #expect(errors.map { $0["field"] as? String } == ["email", "password"])
+        #expect(errors.map { $0["message"] as? String } == ["must be a string", "is required"])
+        // Nothing changed.
+        #expect(try await client.refresh().headers["etag"] == "\"2\"")
+    }
+
+    @Test func tokensAndSessions() async throws {
+        let client = try await SessionClient.create(port: server.port)
+        let other = try await SessionClient.create(port: server.port)
+        let none = try await TestHTTP.request(port: server.port, "GET", "/v1/sessions/\(client.id)")
+        #expect(none.status == 401)
+        #expect(none.headers["www-authenticate"] == "Bearer")
+        let bad = try await TestHTTP.request(
+            port: server.port, "GET", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer nope"])
+        #expect(bad.status == 401)
+        let foreign = try await TestHTTP.request(
+            port: server.port, "GET", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer \(other.token)"])
+        #expect(foreign.status == 404)
+        let unknown = try await TestHTTP.request(
+            port: server.port, "GET", "/v1/sessions/doesnotexist", headers: ["Authorization": "Bearer \(client.token)"])
+        #expect(unknown.status == 404)
+    }
+
+    @Test func staleScreenAndIfMatchCarryTheState() async throws {
+        var client = try await SessionClient.create(port: server.port)
+        _ = try await client.send("logIn")
+        let stale = try await client.send("signUp", screen: "s1")
+        #expect(stale.status == 409)
+        #expect((stale.json["state"] as? [String: Any])?["top"] as? String == "s2")
+        #expect((stale.json["state"] as? [String: Any])?["version"] as? Int == 2)
+
+        let mismatch = try await client.send("back", headers: ["If-Match": "\"1\""])
+        #expect(mismatch.status == 412)
+        #expect((mismatch.json["state"] as? [String: Any])?["version"] as? Int == 2)
+        let match = try await client.send("back", headers: ["If-Match": "\"2\""])
+        #expect(match.status == 200)
+        #expect(client.version == 3)
+    }
+
+    @Test func oversizedBodyIs413() async throws {
+        let client = try await SessionClient.create(port: server.port)
+        let huge = String(repeating: "x", count: 70_000)
+        let response = try await post("/v1/sessions/\(client.id)/events", token: client.token, body: #"{"screen":"s1","event":"\#(huge)"}"#)
+        #expect(response.status == 413)
+        #expect(response.headers["content-type"] == "application/problem+json")
+    }
+
+    @Test func unknownRoutes() async throws {
+        #expect(try await TestHTTP.request(port: server.port, "GET", "/v2/nothing").status == 404)
+        let wrongMethod = try await TestHTTP.request(port: server.port, "PUT", "/v1/sessions")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "POST")
+    }
+
+    @Test func screenCatalog() async throws {
+        let catalog = try await TestHTTP.request(port: server.port, "GET", "/v1/screens")
+        #expect(catalog.status == 200)
+        let names = (catalog.json["screens"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.contains("signUp.email") && names.contains("timeline") && names.contains("confirmDelete"))
+    }
+}
+
+/// `503` when storage refuses: a tiny storage quota fills up; nothing changes.
+@Suite struct StorageFailureTests {
+    @Test func fullStorageIs503AndChangesNothing() async throws {
+        let server = try ServerProcess(arguments: ["--max-database-pages", "40"])
+        var last: TestResponse?
+        var created: [SessionClient] = []
+        for _ in 0..<400 {
+            let response = try await TestHTTP.request(
+                port: server.port, "POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: "{}")
+            last = response
+            if response.status != 201 { break }
+            created.append(
+                SessionClient(
+                    port: server.port, id: ((response.json["session"] as? [String: Any])?["id"] as? String)!,
+                    token: response.json["token"] as! String, stateText: "{}"))
+        }
+        #expect(last?.status == 503)
+        #expect(last?.headers["retry-after"] == "1")
+        #expect(last?.headers["content-type"] == "application/problem+json")
+        // Sessions created before the quota was hit still answer.
+        var first = try #require(created.first)
+        #expect(try await first.refresh().status == 200)
+        #expect(first.version == 1)
+    }
+}
