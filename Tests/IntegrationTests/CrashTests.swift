@@ -1,0 +1,73 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+import TestSupport
+import Testing
+
+/// `kill -9` under load loses no acknowledged event and leaves a sound database.
+/// `CRASH_ROUNDS=200 swift test --filter CrashTests` (or `scripts/crash-test 200`) runs longer.
+@Suite struct CrashTests {
+    /// The last `200` each session got: its version and its State.
+    final class Acknowledgements: Sendable {
+        let latest = Mutex<[String: (version: Int, state: String)]>([:])
+        let count = Atomic<Int>(0)
+
+        func record(_ client: SessionClient) {
+            count.add(1, ordering: .relaxed)
+            latest.withLock { latest in
+                if client.version > latest[client.id]?.version ?? 0 { latest[client.id] = (client.version, client.stateText) }
+            }
+        }
+    }
+
+    static var rounds: Int { Int(ProcessInfo.processInfo.environment["CRASH_ROUNDS"] ?? "") ?? 20 }
+
+    @Test func killNineLosesNoAcknowledgedEvent() async throws {
+        let path = ServerProcess.temporaryDatabasePath()
+        var server = try ServerProcess(databasePath: path)
+        var clients: [SessionClient] = []
+        for _ in 0..<16 { clients.append(try await SessionClient.create(port: server.port)) }
+        let acknowledged = Acknowledgements()
+        for client in clients { acknowledged.record(client) }
+        var generator = SystemRandomNumberGenerator()
+
+        for round in 0..<Self.rounds {
+            let load = Task { [clients] in
+                await withTaskGroup(of: Void.self) { group in
+                    for client in clients {
+                        group.addTask {
+                            var client = client
+                            while !Task.isCancelled {
+                                guard let response = try? await client.send(ConcurrencyTests.nextEvent(for: client)) else { return }
+                                if response.status == 200 { acknowledged.record(client) } else { return }
+                            }
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 30...250, using: &generator)))
+            server.stop(signal: SIGKILL)
+            load.cancel()
+            await load.value
+
+            let check = try Connection(path: path)
+            #expect(try check.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok", "round \(round)")
+
+            server = try ServerProcess(databasePath: path)
+            for index in clients.indices {
+                clients[index] = clients[index].moved(to: server.port)
+                let response = try await clients[index].refresh()
+                #expect(response.status == 200)
+                let acked = try #require(acknowledged.latest.withLock { $0[clients[index].id] })
+                #expect(clients[index].version >= acked.version, "round \(round): \(clients[index].id) lost an acknowledged event")
+                if clients[index].version == acked.version {
+                    #expect(SessionClient.parse(clients[index].stateText) as NSDictionary == SessionClient.parse(acked.state) as NSDictionary)
+                }
+                acknowledged.record(clients[index])
+            }
+        }
+        server.stop()
+        // The load really ran: many more acknowledged events than sessions checked.
+        #expect(acknowledged.count.load(ordering: .relaxed) > Self.rounds * clients.count * 2)
+    }
+}
