@@ -23,6 +23,10 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 
     /// The user selected a tab of a tab layer this coordinator owns.
     mutating func tabSelected(_ tab: String, _ context: inout Context)
+
+    /// One of its screens is on top again after an event uncovered it (`back`, `dismiss`,
+    /// `selectTab`, a pop): the place to refresh what it shows (UIKit's `viewWillAppear`).
+    mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws
 }
 
 extension Coordinator {
@@ -30,6 +34,7 @@ extension Coordinator {
     public mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {}
     public mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {}
     public mutating func tabSelected(_ tab: String, _ context: inout Context) {}
+    public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
 
     func isEqual(to other: any Coordinator) -> Bool {
         (other as? Self) == self

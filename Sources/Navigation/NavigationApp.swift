@@ -66,6 +66,7 @@ public struct NavigationApp: Sendable {
             try dispatch(ScreenEvent(screen: top, name: event.name, payload: payload), &context)
         }
         try settle(&context)
+        try revealed(since: tree, &context)
         tree = context.tree
         return EventOutcome(credentialsRotated: context.credentialsRotated)
     }
@@ -92,6 +93,15 @@ public struct NavigationApp: Sendable {
             current = context.tree.nodes[id]?.parent
         }
         throw EventRejection.unhandled(event: event.name)
+    }
+
+    /// Tells the owner of the top screen when the event uncovered it (it was there before, not on top).
+    private func revealed(since before: NavigationTree, _ context: inout Context) throws {
+        guard let top = context.tree.top, top.id != before.top?.id, before.screen(top.id) != nil,
+            context.tree.nodes[top.owner] != nil
+        else { return }
+        try context.run(top.owner) { coordinator, context in try coordinator.screenAppeared(top, &context) }
+        try settle(&context)
     }
 
     /// Removes finished coordinators (telling their parents), then any coordinator whose

@@ -29,7 +29,6 @@ struct HomeCoordinator: Coordinator {
             }
         case (_, "popToRoot"):
             try context.popToRoot()
-            try refresh(&context)
         case ("timeline", "refresh"):
             try refresh(&context)
         case ("timeline", "loadMore"):
@@ -50,13 +49,17 @@ struct HomeCoordinator: Coordinator {
             guard let user = context.user else { return .unhandled }
             _ = try models.posts.create(authorID: user.id, text: text, now: models.now)
             try context.dismiss()
-            try refresh(&context)
         case ("compose", "cancel"):
             try context.dismiss()
         default:
             return .unhandled
         }
         return .handled
+    }
+
+    /// The timeline on top again (pop, dismiss, tab switch): show what was posted meanwhile.
+    mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {
+        if screen.id == timeline { try refresh(&context) }
     }
 
     /// Reloads the first page of the timeline.

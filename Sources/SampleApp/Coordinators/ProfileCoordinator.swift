@@ -26,17 +26,20 @@ struct ProfileCoordinator: Coordinator {
             user.displayName = name
             context.updateUser(user)
             try context.pop()
-            try refresh(&context)
         default:
             return .unhandled
         }
         return .handled
     }
 
+    mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {
+        if screen.id == profile { try refresh(&context) }
+    }
+
     mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
         switch output.name {
         case "signedOut", "accountDeleted": context.finish(output)
-        default: try refresh(&context)
+        default: break  // the profile screen reappears and refreshes itself
         }
     }
 
