@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "SQLiteStore", "Secrets"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]

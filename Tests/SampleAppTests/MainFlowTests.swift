@@ -1,0 +1,169 @@
+import Navigation
+import SampleApp
+import Testing
+
+@Suite struct MainFlowTests {
+    static func signedIn() async throws -> AppHarness {
+        var app = try AppHarness()
+        try await app.register()
+        return app
+    }
+
+    static func posts(_ app: AppHarness) -> [JSONValue] { app.top.props["posts"]?.arrayValue ?? [] }
+
+    @Test func mainIsTwoTabs() async throws {
+        let app = try await Self.signedIn()
+        let layer = app.state["stack"]?.arrayValue?.first
+        #expect(layer?["selectedTab"] == "home")
+        #expect(layer?["tabs"]?.arrayValue?.map { [$0["name"], $0["title"]] } == [["home", "Home"], ["profile", "Profile"]])
+        #expect(app.top.props == ["posts": [], "nextCursor": nil])
+        #expect(app.accepted == ["openPost", "openUser", "compose", "loadMore", "refresh", "selectTab"])
+    }
+
+    @Test func composeValidatesCancelsAndPosts() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("compose")
+        #expect(app.top.name == "compose")
+        #expect(app.top.props == ["text": "", "error": nil])
+        #expect(app.state["stack"]?.arrayValue?.last?["presentation"] == "modal")
+        #expect(app.accepted == ["submit", "cancel", "dismiss"])
+        try await app.send("submit", ["text": "   "])
+        #expect(app.top.props == ["text": "   ", "error": "A post has 1 to 500 characters."])
+        try await app.send("submit", ["text": .string(String(repeating: "x", count: 501))])
+        #expect(app.top.props["error"] == "A post has 1 to 500 characters.")
+        try await app.send("cancel")
+        #expect(app.top.name == "timeline")
+        #expect(try app.count("posts") == 0)
+
+        try await app.send("compose")
+        try await app.send("submit", ["text": "First post"])
+        #expect(app.top.name == "timeline")
+        #expect(
+            Self.posts(app) == [
+                [
+                    "id": 1, "text": "First post", "createdAt": "2027-01-15T08:00:10Z",
+                    "author": ["id": 1, "displayName": "Ada"],
+                ]
+            ])
+    }
+
+    @Test func timelinePagesTwentyAtATimeNewestFirstAndRefreshes() async throws {
+        var app = try await Self.signedIn()
+        for index in 1...25 {
+            try app.connection.run(
+                "INSERT INTO posts (author_id, text, created_at) VALUES (1, ?1, ?2)", [.text("p\(index)"), .int(index)])
+        }
+        try await app.send("refresh")
+        #expect(Self.posts(app).count == 20)
+        #expect(Self.posts(app).first?["text"] == "p25")
+        #expect(app.top.props["nextCursor"] == 6)
+        try await app.send("loadMore")
+        #expect(Self.posts(app).count == 25)
+        #expect(Self.posts(app).last?["text"] == "p1")
+        #expect(app.top.props["nextCursor"] == .null)
+        try await app.send("loadMore")
+        #expect(Self.posts(app).count == 25)
+    }
+
+    @Test func postsAndUsersPushWithoutEndAndPopToRoot() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("compose")
+        try await app.send("submit", ["text": "Hello"])
+        try await app.send("openPost", ["postId": 1])
+        #expect(app.top.name == "post")
+        #expect(app.top.props["post"]?["text"] == "Hello")
+        #expect(app.accepted == ["openUser", "popToRoot", "back", "selectTab"])
+        try await app.send("openUser", ["userId": 1])
+        #expect(app.top.name == "user")
+        #expect(app.top.props["user"] == ["id": 1, "displayName": "Ada"])
+        #expect(app.top.props["posts"]?.arrayValue?.count == 1)
+        try await app.send("openPost", ["postId": 1])
+        try await app.send("openUser", ["userId": 1])
+        #expect(app.tree.allScreens.filter { ["post", "user"].contains($0.name) }.count == 4)
+        try await app.send("popToRoot")
+        #expect(app.top.name == "timeline")
+        #expect(app.tree.allScreens.filter { ["post", "user"].contains($0.name) }.isEmpty)
+        // Unknown ids change nothing.
+        let before = app.tree
+        try await app.send("openPost", ["postId": 99])
+        try await app.send("openUser", ["userId": 99])
+        #expect(app.tree.allScreens == before.allScreens)
+    }
+
+    @Test func profileShowsTheUserAndEditsTheDisplayName() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("selectTab", ["tab": "profile"])
+        #expect(app.top.name == "profile")
+        #expect(app.top.props == ["user": ["id": 1, "email": "ada@example.com", "displayName": "Ada"], "postCount": 0])
+        #expect(app.accepted == ["edit", "openSettings", "selectTab"])
+        try await app.send("edit")
+        #expect(app.top.props == ["displayName": "Ada", "error": nil])
+        try await app.send("save", ["displayName": ""])
+        #expect(app.top.props == ["displayName": "", "error": "Use a display name of 1 to 50 characters."])
+        try await app.send("save", ["displayName": "Ada L."])
+        #expect(app.top.name == "profile")
+        #expect(app.top.props["user"]?["displayName"] == "Ada L.")
+        #expect(app.state["user"] == ["id": 1, "displayName": "Ada L."])
+    }
+
+    @Test func settingsFlowDoneDismissAndChangePassword() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("selectTab", ["tab": "profile"])
+        try await app.send("openSettings")
+        #expect(app.top.name == "settings")
+        #expect(app.accepted == ["changePassword", "signOut", "deleteAccount", "done", "dismiss"])
+        try await app.send("done")
+        #expect(app.top.name == "profile")
+        try await app.send("openSettings")
+        try await app.send("dismiss")
+        #expect(app.top.name == "profile")
+        #expect(app.tree.coordinatorCount == 4)  // app, main, home, profile: no settings left
+
+        try await app.send("openSettings")
+        try await app.send("changePassword")
+        #expect(app.top.props == ["error": nil])
+        try await app.send("save", ["currentPassword": "wrong password entirely", "newPassword": .string(AppHarness.password + "!")])
+        #expect(app.top.props == ["error": "The password is not correct."])
+        try await app.send("save", ["currentPassword": .string(AppHarness.password), "newPassword": "short"])
+        #expect(app.top.props == ["error": "Use a password of 15 to 128 characters."])
+        let outcome = try await app.send(
+            "save", ["currentPassword": .string(AppHarness.password), "newPassword": "an entirely new passphrase"])
+        #expect(outcome.credentialsRotated)
+        #expect(app.top.name == "settings")
+    }
+
+    @Test func signOutReturnsToTheAuthFlow() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("selectTab", ["tab": "profile"])
+        try await app.send("openSettings")
+        let outcome = try await app.send("signOut")
+        #expect(outcome.credentialsRotated)
+        #expect(app.top.name == "firstRun")
+        #expect(app.state["user"] == .null)
+        #expect(app.tree.coordinatorCount == 2)
+    }
+
+    @Test func deleteAccountAsksForThePasswordInAnAlert() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("compose")
+        try await app.send("submit", ["text": "to be deleted"])
+        try await app.send("selectTab", ["tab": "profile"])
+        #expect(app.top.props["postCount"] == 1)
+        try await app.send("openSettings")
+        try await app.send("deleteAccount")
+        #expect(app.top.name == "confirmDelete")
+        #expect(app.state["stack"]?.arrayValue?.last?["presentation"] == "alert")
+        #expect(app.accepted == ["confirm", "cancel", "dismiss"])
+        try await app.send("cancel")
+        #expect(app.top.name == "settings")
+        try await app.send("deleteAccount")
+        try await app.send("confirm", ["password": "wrong password entirely"])
+        #expect(app.top.props["error"] == "The password is not correct.")
+        #expect(try app.count("users") == 1)
+        try await app.send("confirm", ["password": .string(AppHarness.password)])
+        #expect(app.top.name == "firstRun")
+        #expect(app.state["user"] == .null)
+        #expect(try app.count("users") == 0)
+        #expect(try app.count("posts") == 0)
+    }
+}
