@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 # Debian packages the build and the tests need; installed when missing.
 DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev
 
-.PHONY: all deps build release run test bench install clean
+.PHONY: all deps test-deps build release run test bench install clean
 
 all: build
 
@@ -37,8 +37,12 @@ release: deps
 run: build
 	.build/debug/coordinatord serve --port $(PORT) --database $(DATABASE)
 
+## test-deps: what only the tests need (the OpenAPI validator)
+test-deps:
+	@python3 -c "import yaml, openapi_spec_validator" 2>/dev/null || python3 -m pip install -q pyyaml openapi-spec-validator
+
 ## test: build and run every test (unit, integration against the real binary)
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -47,6 +51,7 @@ install: release
 	install -D -m 0755 .build/release/coordinatord $(DESTDIR)$(PREFIX)/bin/coordinatord
 	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/migrations
 	install -m 0644 migrations/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/
+	install -D -m 0644 api/openapi.yaml $(DESTDIR)$(PREFIX)/share/coordinatord/api/openapi.yaml
 	install -D -m 0644 deploy/coordinatord.service $(DESTDIR)/etc/systemd/system/coordinatord.service
 
 clean:

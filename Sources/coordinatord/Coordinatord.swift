@@ -11,7 +11,7 @@ struct Coordinatord: AsyncParsableCommand {
         discussion: "Every option can also be set with a COORDINATORD_* environment variable, "
             + "for example COORDINATORD_PORT=9000; a flag on the command line wins.",
         version: version,
-        subcommands: [Serve.self, Migrate.self],
+        subcommands: [Serve.self, Migrate.self, Routes.self],
         defaultSubcommand: Serve.self)
 
     static func main() async {

@@ -17,6 +17,7 @@ enum EnvironmentArguments {
     /// With no subcommand, `serve` is meant; `--help` and `--version` pass through untouched.
     static func merge(_ arguments: [String], environment: [String: String]) -> [String] {
         if arguments.contains(where: { ["--help", "-h", "--version", "help"].contains($0) }) { return arguments }
+        if arguments.first == "routes" { return arguments }
         let named = ["serve", "migrate"].contains(arguments.first ?? "")
         let subcommand = named ? arguments[0] : "serve"
         let rest = named ? Array(arguments.dropFirst()) : arguments

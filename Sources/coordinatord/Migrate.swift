@@ -10,7 +10,7 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logOptions.bootstrap()
-        let folder = try MigrationsLocator.locate(explicit: databaseOptions.migrations)
+        let folder = try AssetLocator.locate("migrations", explicit: databaseOptions.migrations)
         try DataFolder.create(for: databaseOptions.database)
         let connection = try Connection(path: databaseOptions.database)
         let applied = try Migrator(migrations: Migration.load(directory: folder)).migrate(connection)

@@ -35,38 +35,22 @@ struct Serve: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        let folder = try MigrationsLocator.locate(explicit: databaseOptions.migrations)
-        try DataFolder.create(for: databaseOptions.database)
-        let database = try Database(
-            path: databaseOptions.database, migrations: Migration.load(directory: folder), maxPageCount: maxDatabasePages)
-
-        let hashPool = PasswordHashPool(hasher: .owaspMinimum, concurrency: hashConcurrency)
-        let app = try SampleAppServices(hasher: hashPool.hasher)
-        let sessions = SessionService(
-            app: SampleApp.navigation, database: database, passwords: hashPool,
-            configuration: SessionConfiguration(
-                idleTimeoutSeconds: sessionIdleTimeout, maxResidentSessions: maxResidentSessions, instance: instance),
-            logger: logger,
-            environment: { connection, passwords, request in
-                app.environment(connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now)
-            })
-        let sweeper = sessions.startSweeping(every: .seconds(sweepInterval))
-
-        var router = Router()
-        OperationsRoutes(database: database, registry: registry).register(in: &router)
-        SessionRoutes(service: sessions).register(in: &router)
+        let signals = SignalWaiter([SIGTERM, SIGINT])
+        let application = try Application(self, registry: registry, logger: logger)
+        let database = application.database
+        let sweeper = application.sessions.startSweeping(every: .seconds(sweepInterval))
 
         let server = try HTTPServer(
             configuration: ServerConfiguration(
                 host: host, port: port, maxBodyBytes: maxBodyBytes, connectionLimit: connectionLimit,
                 perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
                 threads: threads),
-            responder: ObservedResponder(router: router, logger: logger))
+            responder: ObservedResponder(router: application.router, logger: logger))
         logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(database.path)"])
         // Tests and scripts read this line to learn the port picked for --port 0.
         FileHandle.standardOutput.write(Data("coordinatord listening on http://\(host):\(server.port)\n".utf8))
 
-        let signal = await SignalWaiter.wait(for: [SIGTERM, SIGINT])
+        let signal = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
         let drained = server.shutdown(gracePeriod: .seconds(shutdownGrace))
         sweeper.cancel()

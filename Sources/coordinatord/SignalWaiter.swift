@@ -1,38 +1,41 @@
 import Foundation
 
-/// Waits for the first of a set of signals, delivered through Dispatch rather than a C handler.
-enum SignalWaiter {
-    static func wait(for signals: [Int32]) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            for number in signals {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { once.resume(number) }
-                source.resume()
-                once.keep(source)
-            }
+/// Catches signals through Dispatch rather than a C handler. Install it before announcing
+/// readiness, so a signal that comes right after is caught, not fatal.
+final class SignalWaiter: @unchecked Sendable {  // mutable state is guarded by `lock`
+    private let lock = NSLock()
+    private var sources: [any DispatchSourceSignal] = []
+    private var received: Int32?
+    private var continuation: CheckedContinuation<Int32, Never>?
+
+    init(_ signals: [Int32]) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.deliver(number) }
+            source.resume()
+            sources.append(source)
         }
     }
-}
 
-/// Resumes a continuation once, whichever signal comes first; keeps the sources alive.
-private final class ResumeOnce: @unchecked Sendable {  // all state is guarded by `lock`
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Int32, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(_ continuation: CheckedContinuation<Int32, Never>) { self.continuation = continuation }
-
-    func keep(_ source: any DispatchSourceSignal) {
-        lock.withLock { sources.append(source) }
+    /// The first signal caught (at once if one already was).
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let caught: Int32? = lock.withLock {
+                if received == nil { self.continuation = continuation }
+                return received
+            }
+            if let caught { continuation.resume(returning: caught) }
+        }
     }
 
-    func resume(_ number: Int32) {
-        let pending = lock.withLock {
+    private func deliver(_ number: Int32) {
+        let waiting: CheckedContinuation<Int32, Never>? = lock.withLock {
+            guard received == nil else { return nil }
+            received = number
             defer { continuation = nil }
             return continuation
         }
-        pending?.resume(returning: number)
+        waiting?.resume(returning: number)
     }
 }

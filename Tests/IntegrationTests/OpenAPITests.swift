@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The OpenAPI document parses, validates as OpenAPI 3.1, is what the server serves, and names
+/// exactly the routes the router serves.
+@Suite struct OpenAPITests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let document = repository.appendingPathComponent("api/openapi.yaml").path
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func documentValidatesAndNamesEveryRoute() throws {
+        let script = """
+            import sys, yaml
+            from openapi_spec_validator import validate
+            document = yaml.safe_load(open(sys.argv[1]))
+            validate(document)
+            for path, item in document["paths"].items():
+                for method in item:
+                    if method in ("get", "post", "put", "patch", "delete"):
+                        print(method.upper(), path)
+            """
+        let validated = try Self.run("/usr/bin/env", ["python3", "-c", script, Self.document])
+        #expect(validated.status == 0, "\(validated.output)")
+        let documented = Set(validated.output.split(separator: "\n").map(String.init))
+
+        let routes = try Self.run(ServerProcess.binaryPath, ["routes"])
+        #expect(routes.status == 0)
+        let served = Set(routes.output.split(separator: "\n").map(String.init))
+        #expect(served.count >= 9)
+        #expect(documented == served)
+    }
+
+    @Test func theServerServesTheDocument() async throws {
+        let server = try ServerProcess()
+        let response = try await TestHTTP.request(port: server.port, "GET", "/openapi.yaml")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/yaml")
+        #expect(response.body == Array(try Data(contentsOf: URL(fileURLWithPath: Self.document))))
+    }
+}
