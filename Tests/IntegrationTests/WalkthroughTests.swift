@@ -1,0 +1,29 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's curl walkthrough, run as written against the real server.
+@Suite struct WalkthroughTests {
+    @Test func readmeWalkthroughRuns() async throws {
+        let readme = try String(
+            contentsOf: OpenAPITests.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "<!-- walkthrough:start -->"))
+        let end = try #require(readme.range(of: "<!-- walkthrough:end -->"))
+        let script = readme[start.upperBound..<end.lowerBound]
+            .replacingOccurrences(of: "```sh", with: "").replacingOccurrences(of: "```", with: "")
+        let server = try ServerProcess()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", "-c", "set -euo pipefail\n" + script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["BASE": "http://127.0.0.1:\(server.port)"]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("top: s23 version: 26"))
+        #expect(output.contains(#""name":"firstRun""#))
+    }
+}
