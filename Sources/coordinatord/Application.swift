@@ -36,10 +36,17 @@ struct Application {
         var router = Router()
         OperationsRoutes(database: database, registry: registry).register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
-        let openAPI = try Array(Data(contentsOf: URL(fileURLWithPath: AssetLocator.locate("api/openapi.yaml"))))
-        router.get("/openapi.yaml") { _ in
-            HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: openAPI)
-        }
+        try Self.serveFile("api/openapi.yaml", at: "/openapi.yaml", type: "application/yaml", in: &router)
+        try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)
+        try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
+        try Self.serveFile("web/style.css", at: "/style.css", type: "text/css; charset=utf-8", in: &router)
         self.router = router
+    }
+
+    /// Serves a file that ships with the binary, read once at start.
+    private static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
+        let body = try Array(Data(contentsOf: URL(fileURLWithPath: AssetLocator.locate(name))))
+        let headers = HTTPHeaders([("Content-Type", type), ("Cache-Control", "no-cache")])
+        router.get(path) { _ in HTTPResponse(status: 200, headers: headers, body: body) }
     }
 }

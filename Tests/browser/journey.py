@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Drives the web client in headless Chromium through the app's journey.
+
+Usage: journey.py BASE_URL SCREENSHOT_DIR
+Fails (exit 1) on any step that does not show what it should, and on any JavaScript error in
+the console. Saves a screenshot of each main screen, at phone and desktop sizes.
+"""
+import os
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE, OUT = sys.argv[1], sys.argv[2]
+PASSWORD = "correct horse battery staple"
+os.makedirs(OUT, exist_ok=True)
+
+options = webdriver.ChromeOptions()
+for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=390,844"):
+    options.add_argument(flag)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 10)
+errors = []
+
+
+def check_console():
+    for entry in driver.get_log("browser"):
+        if entry["level"] == "SEVERE":
+            errors.append(entry["message"])
+
+
+def top(name):
+    """Waits until the top screen is `name` and no request is in flight."""
+    wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{name}"]')))
+    wait.until(lambda d: d.find_element(By.ID, "status").text != "…")
+    check_console()
+    return driver.find_element(By.CSS_SELECTOR, "[data-top]")
+
+
+def tap(event, within=None):
+    scope = within or top_element()
+    scope.find_element(By.CSS_SELECTOR, f'button[data-event="{event}"]').click()
+
+
+def top_element():
+    return driver.find_element(By.CSS_SELECTOR, "[data-top]")
+
+
+def submit(event, **values):
+    form = top_element().find_element(By.CSS_SELECTOR, f'form[data-event="{event}"]')
+    for name, value in values.items():
+        field = form.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(OUT, f"{name}-phone.png"))
+    driver.set_window_size(1280, 800)
+    driver.save_screenshot(os.path.join(OUT, f"{name}-desktop.png"))
+    driver.set_window_size(390, 844)
+
+
+try:
+    driver.get(BASE + "/")
+    top("firstRun")
+    shot("firstRun")
+    tap("signUp")
+    top("signUp.email")
+    submit("next", email="not-an-email")
+    screen = top("signUp.email")
+    assert "valid e-mail" in screen.find_element(By.CLASS_NAME, "error").text, "the error prop is shown"
+    shot("signUp-error")
+    submit("next", email="web@example.com")
+    top("signUp.password")
+    assert top_element().find_element(By.NAME, "password").get_attribute("type") == "password", "passwords are masked"
+    submit("next", password=PASSWORD)
+    top("signUp.profile")
+    submit("finish", displayName="Web Person")
+    top("timeline")
+    shot("timeline-empty")
+
+    tap("compose")
+    top("compose")
+    assert driver.find_elements(By.CSS_SELECTOR, '.backdrop[data-presentation="modal"]'), "compose is a modal sheet"
+    shot("compose")
+    submit("submit", text="Posted from a real browser")
+    timeline = top("timeline")
+    assert "Posted from a real browser" in timeline.text, "the timeline shows the post"
+    shot("timeline")
+
+    tap("openPost")
+    post = top("post")
+    assert "Posted from a real browser" in post.text
+    shot("post")
+    # The browser's own back button sends `back`.
+    driver.back()
+    top("timeline")
+    # A reload resumes the same session.
+    driver.refresh()
+    top("timeline")
+
+    driver.find_element(By.CSS_SELECTOR, '[data-tab="profile"]').click()
+    top("profile")
+    shot("profile")
+    tap("openSettings")
+    top("settings")
+    shot("settings")
+    tap("deleteAccount")
+    top("confirmDelete")
+    assert driver.find_elements(By.CSS_SELECTOR, '.backdrop[data-presentation="alert"]'), "confirmDelete is an alert"
+    shot("confirmDelete")
+    tap("cancel")
+    top("settings")
+    tap("signOut")
+    top("firstRun")
+
+    tap("logIn")
+    top("login")
+    submit("submit", email="web@example.com", password="not the password at all")
+    assert "Wrong e-mail or password." in top("login").text
+    submit("submit", email="web@example.com", password=PASSWORD)
+    timeline = top("timeline")
+    assert "Posted from a real browser" in timeline.text
+    check_console()
+finally:
+    driver.quit()
+
+if errors:
+    print("JavaScript errors:", *errors, sep="\n  ")
+    sys.exit(1)
+print("browser journey passed")
