@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "coordinatord", targets: ["coordinatord"]),
+        .executable(name: "coordinatord-corebench", targets: ["CoreBench"]),
         .library(name: "Navigation", targets: ["Navigation"]),
     ],
     dependencies: [
@@ -46,6 +47,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
+
+        .executableTarget(name: "CoreBench", dependencies: ["Navigation"]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),

@@ -169,7 +169,7 @@ public struct Context {
         tree.nextCoordinator += 1
         tree.nodes[id] = CoordinatorNode(
             id: id, key: key, parent: coordinatorID, children: [:], home: home, hasShownScreens: false,
-            coordinator: child)
+            coordinator: child, encodedState: nil)
         tree.nodes[coordinatorID]?.children[key] = id
         try run(id) { coordinator, context in try coordinator.start(&context) }
     }
@@ -191,11 +191,13 @@ public struct Context {
     /// Runs `body` on coordinator `id` with this context acting for it, then stores it back.
     mutating func run<T>(_ id: CoordinatorID, _ body: (inout any Coordinator, inout Context) throws -> T) throws -> T {
         guard var coordinator = tree.nodes[id]?.coordinator else { throw NavigationError("no coordinator \(id)") }
+        let previous = coordinator
         let caller = coordinatorID
         coordinatorID = id
         defer { coordinatorID = caller }
         let result = try body(&coordinator, &self)
         tree.nodes[id]?.coordinator = coordinator
+        tree.nodes[id]?.refreshEncodedState(previous: previous)
         return result
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A coordinator in a session's tree, with its place in the tree.
 struct CoordinatorNode: Sendable {
     let id: CoordinatorID
@@ -11,8 +13,31 @@ struct CoordinatorNode: Sendable {
     /// its subtree has no screen left (no coordinator outlives its screens).
     var hasShownScreens: Bool
     var coordinator: any Coordinator
+    /// `coordinator` encoded as JSON, kept while it does not change so that a snapshot
+    /// re-encodes only the coordinators an event changed. Not part of equality.
+    var encodedState: [UInt8]?
 
     var typeName: String { type(of: coordinator).typeName }
+
+    /// Re-encodes the state if `coordinator` changed since `previous` (or was never encoded).
+    mutating func refreshEncodedState(previous: (any Coordinator)?) {
+        if encodedState != nil, let previous, coordinator.isEqual(to: previous) { return }
+        encodedState = Self.encode(coordinator)
+    }
+
+    static func encode(_ coordinator: any Coordinator) -> [UInt8] {
+        struct Box: Encodable {
+            let value: any Coordinator
+            func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Coordinators are Codable by contract; failing here is a programming error in a flow.
+        guard let data = try? encoder.encode(Box(value: coordinator)) else {
+            preconditionFailure("\(type(of: coordinator)) failed to encode")
+        }
+        return Array(data)
+    }
 }
 
 extension CoordinatorNode: Equatable {
@@ -48,6 +73,7 @@ extension CoordinatorNode: Codable {
             throw SnapshotError.schemaChanged(typeName, stored: version, current: type.schemaVersion)
         }
         coordinator = try type.init(from: container.superDecoder(forKey: .state))
+        encodedState = Self.encode(coordinator)
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -31,7 +31,7 @@ public struct NavigationApp: Sendable {
         tree.nextCoordinator += 1
         tree.nodes[tree.rootID] = CoordinatorNode(
             id: tree.rootID, key: "root", parent: nil, children: [:], home: nil, hasShownScreens: false,
-            coordinator: root)
+            coordinator: root, encodedState: nil)
         var context = Context(tree: tree, environment: environment)
         try context.run(tree.rootID) { coordinator, context in try coordinator.start(&context) }
         try settle(&context)

@@ -68,3 +68,34 @@ struct StackRef: Sendable, Hashable, Codable {
     let layer: LayerID
     let tab: String?
 }
+
+// The snapshot's JSON of each part, with the keys their synthesized `Codable` uses.
+
+extension Screen {
+    var json: JSONValue {
+        ["id": .string(id.rawValue), "name": .string(name), "props": .object(props), "owner": .int(owner)]
+    }
+}
+
+extension Layer {
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .int(id), "presentation": .string(presentation.rawValue), "owner": .int(owner),
+            "screens": .array(screens.map(\.json)),
+        ]
+        if let tabs {
+            members["tabs"] = .array(
+                tabs.map { ["name": .string($0.name), "title": .string($0.title), "screens": .array($0.screens.map(\.json))] })
+        }
+        if let selectedTab { members["selectedTab"] = .string(selectedTab) }
+        return .object(members)
+    }
+}
+
+extension StackRef {
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["layer": .int(layer)]
+        if let tab { members["tab"] = .string(tab) }
+        return .object(members)
+    }
+}

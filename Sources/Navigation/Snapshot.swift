@@ -46,17 +46,38 @@ private struct SnapshotHeader: Decodable {
 }
 
 extension NavigationApp {
-    /// Encodes `tree` as a versioned JSON document.
+    /// Encodes `tree` as a versioned JSON document (the shape `SnapshotDocument` decodes).
+    /// Written by hand over `JSONValue`, splicing in each coordinator's cached encoding,
+    /// because it runs for every event inside the database writer.
     public func snapshot(_ tree: NavigationTree) -> [UInt8] {
-        let document = SnapshotDocument(
-            format: SnapshotDocument.currentFormat, platform: tree.platform, user: tree.user, layers: tree.layers,
-            root: tree.rootID, coordinators: tree.nodes.values.sorted { $0.id < $1.id },
-            nextScreen: tree.nextScreen, nextCoordinator: tree.nextCoordinator, nextLayer: tree.nextLayer)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // Every part of a tree is Codable by construction; failing here is a programming error.
-        guard let data = try? encoder.encode(document) else { preconditionFailure("a navigation tree failed to encode") }
-        return Array(data)
+        var output: [UInt8] = []
+        output.reserveCapacity(2048)
+        output.append(contentsOf: Array(#"{"coordinators":["#.utf8))
+        for (index, node) in tree.nodes.values.sorted(by: { $0.id < $1.id }).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            var members: [String: JSONValue] = [
+                "children": .object(node.children.mapValues { .int($0) }), "id": .int(node.id), "key": .string(node.key),
+                "shown": .bool(node.hasShownScreens), "type": .string(node.typeName),
+                "version": .int(type(of: node.coordinator).schemaVersion),
+            ]
+            if let parent = node.parent { members["parent"] = .int(parent) }
+            if let home = node.home { members["home"] = home.json }
+            var object = JSONValue.object(members).serialized()
+            object.removeLast()  // splice `"state":…` in before the closing brace
+            object.append(contentsOf: Array(#","state":"#.utf8))
+            object.append(contentsOf: node.encodedState ?? CoordinatorNode.encode(node.coordinator))
+            object.append(UInt8(ascii: "}"))
+            output.append(contentsOf: object)
+        }
+        output.append(contentsOf: Array(#"],"#.utf8))
+        let rest: JSONValue = [
+            "format": .int(SnapshotDocument.currentFormat), "layers": .array(tree.layers.map(\.json)),
+            "nextCoordinator": .int(tree.nextCoordinator), "nextLayer": .int(tree.nextLayer),
+            "nextScreen": .int(tree.nextScreen), "platform": .string(tree.platform.rawValue), "root": .int(tree.rootID),
+            "user": tree.user?.json ?? .null,
+        ]
+        output.append(contentsOf: rest.serialized().dropFirst())
+        return output
     }
 
     /// Decodes a snapshot into the tree it was made from.

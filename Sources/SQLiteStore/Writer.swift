@@ -47,17 +47,16 @@ public final class Writer: Sendable {
 
     private static func run(_ connection: Connection, queue: WriteQueue, maxBatch: Int) {
         while let batch = queue.take(max: maxBatch) {
-            var succeeded: [Bool] = []
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                // Prepared once and reused: these run for every write.
+                try connection.run("BEGIN IMMEDIATE")
                 for job in batch {
-                    try connection.execute("SAVEPOINT write")
+                    try connection.run("SAVEPOINT write")
                     let ok = job.perform(connection)
-                    if !ok { try connection.execute("ROLLBACK TO write") }
-                    try connection.execute("RELEASE write")
-                    succeeded.append(ok)
+                    if !ok { try connection.run("ROLLBACK TO write") }
+                    try connection.run("RELEASE write")
                 }
-                try connection.execute("COMMIT")
+                try connection.run("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
                 for job in batch { job.complete(failure: error) }

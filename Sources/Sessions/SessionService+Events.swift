@@ -71,13 +71,15 @@ extension SessionService {
     }
 
     /// Applies the event inside the writer: coordinators act with models bound to the writer's
-    /// connection, then the snapshot and the idempotent answer are stored in the same savepoint.
+    /// connection, then the snapshot (and, for an `Idempotency-Key`, the answer) are stored in the
+    /// same savepoint. Without a key the answer is rendered after the commit, off the writer.
     private func commit(_ request: EventRequest, current: ResidentSession.State, now: Int64) async throws -> Applied {
         let (app, makeEnvironment, configuration) = (self.app, self.makeEnvironment, self.configuration)
         let newToken = Tokens.random()
         let info = RequestInfo(clientAddress: request.clientAddress, now: now)
-        return try await withPreparedPasswords { prepared in
-            try await self.write { connection in
+        let version = current.version + 1
+        let (tree, rotated, stored) = try await withPreparedPasswords { prepared in
+            try await self.write { connection -> (NavigationTree, Bool, StoredAnswer?) in
                 var tree = current.tree
                 let outcome = try app.apply(request.event, to: &tree, environment: makeEnvironment(connection, prepared, info))
                 let tokenHash = outcome.credentialsRotated ? Tokens.sha256(newToken) : current.tokenHash
@@ -87,18 +89,27 @@ extension SessionService {
                         tokenHash: tokenHash, userID: tree.user?.id, now: now,
                         expiresAt: now + configuration.idleTimeoutSeconds)
                 else { throw SessionError.notFound }
-                var body = app.render(tree)
-                body["id"] = .string(request.sessionID)
-                body["version"] = .int(current.version + 1)
-                if outcome.credentialsRotated { body["token"] = .string(newToken) }
-                let answer = StoredAnswer(version: current.version + 1, body: JSONValue.object(body).serialized())
-                if let key = request.idempotencyKey, let token = request.token {
-                    try answer.store(
-                        connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
-                        now: now)
+                guard let key = request.idempotencyKey, let token = request.token else {
+                    return (tree, outcome.credentialsRotated, nil)
                 }
-                return Applied(tree: tree, tokenHash: tokenHash, answer: answer)
+                let answer = Self.answer(app, tree, id: request.sessionID, version: version,
+                    token: outcome.credentialsRotated ? newToken : nil)
+                try answer.store(connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token, now: now)
+                return (tree, outcome.credentialsRotated, answer)
             }
         }
+        let answer = stored ?? Self.answer(app, tree, id: request.sessionID, version: version, token: rotated ? newToken : nil)
+        return Applied(tree: tree, tokenHash: rotated ? Tokens.sha256(newToken) : current.tokenHash, answer: answer)
+    }
+
+    /// The answer to an event: the new State, with the new token when it rotated.
+    private static func answer(_ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?)
+        -> StoredAnswer
+    {
+        var body = app.render(tree)
+        body["id"] = .string(id)
+        body["version"] = .int(version)
+        if let token { body["token"] = .string(token) }
+        return StoredAnswer(version: version, body: JSONValue.object(body).serialized())
     }
 }

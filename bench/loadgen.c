@@ -1,0 +1,269 @@
+/* A closed-loop HTTP/1.1 load generator over keep-alive connections, epoll, one thread per
+ * `--threads`. It measures every request's latency into a 1 µs histogram and prints one JSON line.
+ *
+ * Modes:
+ *   fixed    POST BODY_FILE to PATH again and again (the baseline, and the wrk comparison)
+ *   navigate drive signed-in sessions from SESSIONS_FILE through the app: each request is an
+ *            event valid for the State that session last received (open a post, open its author,
+ *            back, back, switch tab, switch back); a connection serves its own sessions in turn
+ *   touch    GET each session of SESSIONS_FILE once (first touch after a restart)
+ *
+ * usage: loadgen MODE PORT CONNECTIONS SECONDS THREADS ARG...
+ *   fixed:    ARG = PATH BODY_FILE
+ *   navigate: ARG = SESSIONS_FILE POST_ID USER_ID   (lines: "id token top topName")
+ *   touch:    ARG = SESSIONS_FILE                   (lines: "id token")  */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUCKETS 2000000 /* 1 µs each: up to 2 s */
+#define BUFFER (1 << 20)
+
+typedef struct { char id[64]; char token[96]; char top[32]; char name[48]; int phase; } Session;
+
+typedef struct {
+    int fd; char *in; size_t used; char out[4096]; size_t out_len, out_sent;
+    double started; Session *session; int next_session; int *sessions; int session_count;
+} Connection;
+
+typedef struct {
+    int index, connections; Connection *conns; uint64_t *histogram; uint64_t requests, non2xx, errors;
+    double max_latency;
+} Worker;
+
+static const char *mode; static int port, seconds, total_threads; static char *path, *fixed_body; static size_t fixed_len;
+static Session *sessions; static int session_count, post_id, user_id; static volatile int stop;
+static int touch_next; static pthread_mutex_t touch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+
+static int open_connection(void) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0), yes = 1;
+    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) { perror("connect"); exit(1); }
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+    return fd;
+}
+
+/* The event for a session's next step, from the screen on top (see the cycle above). */
+static const char *navigation_event(Session *s, char *payload, size_t size) {
+    static const char *expected[] = { "timeline", "post", "user", "post", "timeline", "profile" };
+    if (strcmp(s->name, expected[s->phase]) != 0) {  /* resynchronise from what is shown */
+        if (!strcmp(s->name, "timeline")) s->phase = 0; else if (!strcmp(s->name, "profile")) s->phase = 5;
+        else if (!strcmp(s->name, "user")) s->phase = 2; else s->phase = 3;
+    }
+    payload[0] = 0;
+    switch (s->phase) {
+    case 0: snprintf(payload, size, ",\"payload\":{\"postId\":%d}", post_id); return "openPost";
+    case 1: snprintf(payload, size, ",\"payload\":{\"userId\":%d}", user_id); return "openUser";
+    case 2: case 3: return "back";
+    case 4: snprintf(payload, size, ",\"payload\":{\"tab\":\"profile\"}"); return "selectTab";
+    default: snprintf(payload, size, ",\"payload\":{\"tab\":\"home\"}"); return "selectTab";
+    }
+}
+
+static int prepare(Connection *c) {
+    if (!strcmp(mode, "fixed")) {
+        c->out_len = (size_t)snprintf(c->out, sizeof c->out,
+            "POST %s HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+            path, fixed_len, fixed_body);
+    } else if (!strcmp(mode, "navigate")) {
+        c->session = &sessions[c->sessions[c->next_session]];
+        c->next_session = (c->next_session + 1) % c->session_count;
+        char payload[128], body[512];
+        const char *event = navigation_event(c->session, payload, sizeof payload);
+        int length = snprintf(body, sizeof body, "{\"screen\":\"%s\",\"event\":\"%s\"%s}", c->session->top, event, payload);
+        c->out_len = (size_t)snprintf(c->out, sizeof c->out,
+            "POST /v1/sessions/%s/events HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer %s\r\n"
+            "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", c->session->id, c->session->token, length, body);
+    } else {
+        pthread_mutex_lock(&touch_lock);
+        int index = touch_next < session_count ? touch_next++ : -1;
+        pthread_mutex_unlock(&touch_lock);
+        if (index < 0) return 0;
+        c->session = &sessions[index];
+        c->out_len = (size_t)snprintf(c->out, sizeof c->out,
+            "GET /v1/sessions/%s HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer %s\r\n\r\n", c->session->id, c->session->token);
+    }
+    c->out_sent = 0;
+    c->started = now();
+    return 1;
+}
+
+static void absorb_state(Session *s, const char *body) {
+    const char *top = strstr(body, "\"top\":\"");
+    if (!top) return;
+    top += 7;
+    size_t n = strcspn(top, "\"");
+    if (n >= sizeof s->top) return;
+    memcpy(s->top, top, n); s->top[n] = 0;
+    char needle[64];
+    snprintf(needle, sizeof needle, "\"id\":\"%s\",\"name\":\"", s->top);
+    const char *name = strstr(body, needle);
+    if (!name) return;
+    name += strlen(needle);
+    n = strcspn(name, "\"");
+    if (n < sizeof s->name) { memcpy(s->name, name, n); s->name[n] = 0; }
+    s->phase = (s->phase + 1) % 6;
+}
+
+/* Returns 1 when a whole response is in; fills status and the body's start. */
+static int complete(Connection *c, int *status, size_t *consumed, char **body) {
+    c->in[c->used] = 0;
+    char *end = strstr(c->in, "\r\n\r\n");
+    if (!end) return 0;
+    *status = atoi(c->in + 9);
+    size_t length = 0;
+    for (char *line = strstr(c->in, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n")) {
+        if (!strncasecmp(line + 2, "content-length:", 15)) length = (size_t)atol(line + 17);
+    }
+    size_t head = (size_t)(end - c->in) + 4;
+    if (c->used < head + length) return 0;
+    *consumed = head + length;
+    *body = c->in + head;
+    return 1;
+}
+
+static void *run(void *argument) {
+    Worker *w = argument;
+    int epoll = epoll_create1(0);
+    for (int i = 0; i < w->connections; i++) {
+        Connection *c = &w->conns[i];
+        c->fd = open_connection();
+        c->in = malloc(BUFFER + 1);
+        struct epoll_event event = { .events = EPOLLIN, .data.ptr = c };
+        epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event);
+        if (prepare(c)) { ssize_t n = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL); c->out_sent = n > 0 ? (size_t)n : 0; }
+    }
+    struct epoll_event events[64];
+    int active = w->connections;
+    while (active > 0) {  /* after `stop`, each connection still reads the answer it awaits */
+        int ready = epoll_wait(epoll, events, 64, 100);
+        for (int i = 0; i < ready; i++) {
+            Connection *c = events[i].data.ptr;
+            ssize_t n = recv(c->fd, c->in + c->used, BUFFER - c->used, 0);
+            if (n <= 0) { w->errors++; epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL); active--; continue; }
+            c->used += (size_t)n;
+            int status; size_t consumed; char *body;
+            if (!complete(c, &status, &consumed, &body)) continue;
+            double latency = now() - c->started;
+            size_t bucket = (size_t)(latency * 1e6);
+            w->histogram[bucket < BUCKETS ? bucket : BUCKETS - 1]++;
+            if (latency > w->max_latency) w->max_latency = latency;
+            w->requests++;
+            if (status < 200 || status > 299) {
+                if (w->non2xx++ < 3 && getenv("LOADGEN_DEBUG")) fprintf(stderr, "%d %.*s\n", status, 300, body);
+            }
+            else if (c->session && !strcmp(mode, "navigate")) absorb_state(c->session, body);
+            if (status == 409 && c->session && !strcmp(mode, "navigate")) {  /* a client re-renders the state it carries */
+                char *state = strstr(body, "\"state\":");
+                if (state) { absorb_state(c->session, state); c->session->phase = (c->session->phase + 5) % 6; }
+            }
+            memmove(c->in, c->in + consumed, c->used - consumed);
+            c->used -= consumed;
+            if (stop || !prepare(c)) { epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL); active--; continue; }
+            size_t sent = 0;
+            while (sent < c->out_len) {
+                ssize_t s = send(c->fd, c->out + sent, c->out_len - sent, MSG_NOSIGNAL);
+                if (s <= 0) { w->errors++; break; }
+                sent += (size_t)s;
+            }
+        }
+    }
+    return NULL;
+}
+
+static char *read_file(const char *name, size_t *length) {
+    FILE *file = fopen(name, "rb");
+    if (!file) { perror(name); exit(1); }
+    fseek(file, 0, SEEK_END); long size = ftell(file); fseek(file, 0, SEEK_SET);
+    char *data = malloc((size_t)size + 1);
+    *length = fread(data, 1, (size_t)size, file);
+    data[*length] = 0;
+    fclose(file);
+    return data;
+}
+
+static void read_sessions(const char *name) {
+    FILE *file = fopen(name, "r");
+    if (!file) { perror(name); exit(1); }
+    int capacity = 1024;
+    sessions = calloc((size_t)capacity, sizeof *sessions);
+    char line[512];
+    while (fgets(line, sizeof line, file)) {
+        if (session_count == capacity) { capacity *= 2; sessions = realloc(sessions, (size_t)capacity * sizeof *sessions); }
+        Session *s = &sessions[session_count];
+        memset(s, 0, sizeof *s);
+        if (sscanf(line, "%63s %95s %31s %47s", s->id, s->token, s->top, s->name) >= 2) session_count++;
+    }
+    fclose(file);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 7) { fprintf(stderr, "usage: loadgen MODE PORT CONNECTIONS SECONDS THREADS ARG...\n"); return 2; }
+    mode = argv[1]; port = atoi(argv[2]);
+    int connections = atoi(argv[3]); seconds = atoi(argv[4]); total_threads = atoi(argv[5]);
+    if (!strcmp(mode, "fixed")) { path = argv[6]; fixed_body = read_file(argv[7], &fixed_len); }
+    else { read_sessions(argv[6]); if (argc > 8) { post_id = atoi(argv[7]); user_id = atoi(argv[8]); } }
+    if (!strcmp(mode, "touch") && connections > session_count) connections = session_count;
+
+    Worker *workers = calloc((size_t)total_threads, sizeof *workers);
+    Connection *all = calloc((size_t)connections, sizeof *all);
+    if (!strcmp(mode, "navigate")) {  /* each connection owns every connections-th session */
+        for (int i = 0; i < connections; i++) {
+            all[i].sessions = malloc(sizeof(int) * (size_t)(session_count / connections + 1));
+            for (int s = i; s < session_count; s += connections) all[i].sessions[all[i].session_count++] = s;
+        }
+    }
+    pthread_t threads[64];
+    double start = now();
+    int offset = 0;
+    for (int t = 0; t < total_threads; t++) {
+        workers[t].index = t;
+        workers[t].connections = connections / total_threads + (t < connections % total_threads);
+        workers[t].conns = all + offset;
+        offset += workers[t].connections;
+        workers[t].histogram = calloc(BUCKETS, sizeof(uint64_t));
+        pthread_create(&threads[t], NULL, run, &workers[t]);
+    }
+    if (strcmp(mode, "touch") != 0) { sleep((unsigned)seconds); stop = 1; }
+    for (int t = 0; t < total_threads; t++) pthread_join(threads[t], NULL);
+    double elapsed = now() - start;
+
+    uint64_t requests = 0, non2xx = 0, errors = 0; double max = 0;
+    uint64_t *histogram = calloc(BUCKETS, sizeof(uint64_t));
+    for (int t = 0; t < total_threads; t++) {
+        requests += workers[t].requests; non2xx += workers[t].non2xx; errors += workers[t].errors;
+        if (workers[t].max_latency > max) max = workers[t].max_latency;
+        for (int b = 0; b < BUCKETS; b++) histogram[b] += workers[t].histogram[b];
+    }
+    if (!strcmp(mode, "navigate")) {  /* the sessions' last tops, so a later run starts where this one ended */
+        FILE *file = fopen(argv[6], "w");
+        for (int i = 0; i < session_count; i++)
+            fprintf(file, "%s %s %s %s\n", sessions[i].id, sessions[i].token, sessions[i].top, sessions[i].name);
+        fclose(file);
+    }
+    double quantiles[] = { 0.5, 0.9, 0.99 }, values[3] = { 0 };
+    for (int q = 0; q < 3; q++) {
+        uint64_t target = (uint64_t)(quantiles[q] * (double)requests), seen = 0;
+        for (int b = 0; b < BUCKETS; b++) { seen += histogram[b]; if (seen > target) { values[q] = b / 1000.0; break; } }
+    }
+    printf("{\"requests\":%lu,\"seconds\":%.3f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f,"
+           "\"max_ms\":%.3f,\"non2xx\":%lu,\"errors\":%lu}\n",
+           (unsigned long)requests, elapsed, requests / elapsed, values[0], values[1], values[2], max * 1000,
+           (unsigned long)non2xx, (unsigned long)errors);
+    return 0;
+}

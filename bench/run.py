@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""`make bench`: coordinatord against a C baseline on libmicrohttpd, over localhost, one table.
+
+Runs: the baseline (with our load generator and wrk), the navigation load (1,000 signed-in
+sessions, 32 keep-alive connections), the same while another client signs in and out, a cold
+start on 1,000,000 stored sessions, the memory footprint of 100,000 resident sessions, and the
+core (apply one event and render a ten-screen session, no HTTP). Numbers are printed, never
+asserted. Options: --sessions N --seconds S --cold N --resident N.
+"""
+import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, tempfile, threading, time, urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, ".build", "bench")
+SERVER = os.path.join(ROOT, ".build", "release", "coordinatord")
+CORE = os.path.join(ROOT, ".build", "release", "coordinatord-corebench")
+PASSWORD = "correct horse battery staple"
+
+
+def parse():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--cold", type=int, default=1_000_000)
+    parser.add_argument("--resident", type=int, default=100_000)
+    return parser.parse_args()
+
+
+def compile_tools():
+    os.makedirs(BUILD, exist_ok=True)
+    flags = lambda libs: subprocess.check_output(["pkg-config", "--cflags", "--libs", *libs], text=True).split()
+    for name, libs in (("baseline", ["libmicrohttpd"]), ("loadgen", []), ("seed", ["sqlite3", "libsodium"])):
+        subprocess.check_call(["gcc", "-O2", "-o", os.path.join(BUILD, name), os.path.join(ROOT, "bench", name + ".c"),
+                               "-lpthread", *(flags(libs) if libs else [])])
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def loadgen(*args):
+    output = subprocess.check_output([os.path.join(BUILD, "loadgen"), *map(str, args)], text=True)
+    return json.loads(output.strip().splitlines()[-1])
+
+
+class Server:
+    def __init__(self, database, *extra):
+        self.port = free_port()
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [SERVER, "serve", "--port", str(self.port), "--database", database, "--log-level", "error",
+             "--hash-concurrency", "2", *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.process.stdout.readline()
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=60)
+
+
+def request(base, method, path, body=None, token=None):
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json"} if data is not None else {}
+    if token: headers["Authorization"] = "Bearer " + token
+    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, method=method, headers=headers)) as r:
+        return json.loads(r.read() or b"null")
+
+
+class Client:
+    """One session driven through the app's JSON."""
+    def __init__(self, base):
+        self.base = base
+        created = request(base, "POST", "/v1/sessions", {"platform": "phone"})
+        self.token, self.state = created["token"], created["session"]
+
+    def send(self, event, payload=None):
+        body = {"screen": self.state["top"], "event": event}
+        if payload: body["payload"] = payload
+        answer = request(self.base, "POST", f"/v1/sessions/{self.state['id']}/events", body, self.token)
+        self.token = answer.pop("token", self.token)
+        self.state = answer
+        return answer
+
+    def top_name(self):
+        for layer in self.state["stack"]:
+            for stack in ([t["screens"] for t in layer["tabs"]] if "tabs" in layer else [layer["screens"]]):
+                for screen in stack:
+                    if screen["id"] == self.state["top"]: return screen["name"]
+
+
+def prepare_sessions(base, count, path):
+    author = Client(base)
+    for event, payload in (("signUp", None), ("next", {"email": "author@example.com"}), ("next", {"password": PASSWORD}),
+                           ("finish", {"displayName": "Author"})):
+        author.send(event, payload)
+    for n in range(25):
+        author.send("compose")
+        author.send("submit", {"text": f"Benchmark post {n}: a sentence of ordinary length to render."})
+    post_id = author.state["stack"][0]["tabs"][0]["screens"][0]["props"]["posts"][0]["id"]
+    user_id = author.state["user"]["id"]
+
+    def signed_in(_):
+        client = Client(base)
+        client.send("logIn")
+        client.send("submit", {"email": "author@example.com", "password": PASSWORD})
+        return client
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        clients = list(pool.map(signed_in, range(count)))
+    with open(path, "w") as file:
+        for client in clients:
+            file.write(f"{client.state['id']} {client.token} {client.state['top']} {client.top_name()}\n")
+    return post_id, user_id
+
+
+def sign_in_churn(base, stop, counter):
+    """Another client signing in and out continuously."""
+    client = Client(base)
+    while not stop.is_set():
+        client.send("logIn")
+        client.send("submit", {"email": "author@example.com", "password": PASSWORD})
+        client.send("selectTab", {"tab": "profile"})
+        client.send("openSettings")
+        client.send("signOut")
+        counter.append(1)
+
+
+def first_200(port, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if s.recv(64).startswith(b"HTTP/1.1 200"): return time.monotonic()
+        except OSError:
+            time.sleep(0.001)
+    raise RuntimeError("no 200")
+
+
+def main():
+    options = parse()
+    compile_tools()
+    work = tempfile.mkdtemp(prefix="coordinatord-bench-")
+    results = {}
+    threads = str(os.cpu_count())
+    try:
+        # 1. Baseline, with our load generator and with wrk.
+        body = os.path.join(work, "event.json")
+        with open(body, "w") as f: f.write('{"screen":"s5","event":"openPost","payload":{"postId":25}}')
+        port = free_port()
+        baseline = subprocess.Popen([os.path.join(BUILD, "baseline"), str(port), "3800", threads], stdout=subprocess.PIPE, text=True)
+        baseline.stdout.readline()
+        results["baseline"] = loadgen("fixed", port, options.connections, options.seconds, 2, "/v1/sessions/x/events", body)
+        if shutil.which("wrk"):
+            script = os.path.join(work, "post.lua")
+            with open(script, "w") as f:
+                f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                        f"wrk.body = [[{open(body).read()}]]\n")
+            out = subprocess.check_output(["wrk", "-t2", f"-c{options.connections}", f"-d{options.seconds}s", "-s", script,
+                                           f"http://127.0.0.1:{port}/v1/sessions/x/events"], text=True)
+            results["wrk_rps"] = float(next(l for l in out.splitlines() if l.startswith("Requests/sec")).split()[1])
+        baseline.send_signal(signal.SIGTERM); baseline.wait()
+
+        # 2-3. Navigation load, then the same under sign-in churn.
+        database = os.path.join(work, "nav.sqlite")
+        server = Server(database, "--max-resident-sessions", str(max(200_000, options.resident * 2)))
+        sessions = os.path.join(work, "sessions.txt")
+        started = time.monotonic()
+        post_id, user_id = prepare_sessions(server.base, options.sessions, sessions)
+        results["setup_seconds"] = time.monotonic() - started
+        results["navigation"] = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, post_id, user_id)
+        stop, signins = threading.Event(), []
+        churn = threading.Thread(target=sign_in_churn, args=(server.base, stop, signins))
+        churn.start()
+        results["navigation_signins"] = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, post_id, user_id)
+        stop.set(); churn.join()
+        results["signins"] = len(signins)
+
+        # 5. Footprint: RSS growth over resident sessions.
+        empty = os.path.join(work, "empty.json")
+        with open(empty, "w") as f: f.write("{}")
+        before = server.rss_kib()
+        created = 0
+        while created < options.resident:
+            created += loadgen("fixed", server.port, 16, 2, 1, "/v1/sessions", empty)["requests"]
+        time.sleep(1)
+        results["resident"] = {"sessions": created, "rss_growth_kib": server.rss_kib() - before}
+        server.stop()
+        db = sqlite3.connect(database)
+        results["snapshot_bytes_signed_in"] = db.execute("SELECT avg(length(snapshot)) FROM sessions WHERE user_id IS NOT NULL").fetchone()[0]
+        results["snapshot_bytes_first_run"] = db.execute("SELECT avg(length(snapshot)) FROM sessions WHERE user_id IS NULL").fetchone()[0]
+        template = os.path.join(work, "snapshot.bin")
+        with open(template, "wb") as f:
+            f.write(db.execute("SELECT snapshot FROM sessions WHERE user_id IS NULL LIMIT 1").fetchone()[0])
+        db.close()
+
+        # 4. Cold start on many stored sessions.
+        cold = os.path.join(work, "cold.sqlite")
+        subprocess.check_call([SERVER, "migrate", "--database", cold, "--log-level", "error"])
+        started = time.monotonic()
+        subprocess.check_call([os.path.join(BUILD, "seed"), cold, str(options.cold), template])
+        results["seed_seconds"] = time.monotonic() - started
+        server = Server(cold)
+        results["cold_first_200_ms"] = (first_200(server.port) - server.started) * 1000
+        touch = os.path.join(work, "touch.txt")
+        with open(touch, "w") as f:
+            for n in random.sample(range(options.cold), min(5000, options.cold)):
+                f.write(f"cold{n} cold-token-{n}\n")
+        results["cold_touch"] = loadgen("touch", server.port, options.connections, 0, 1, touch)
+        server.stop()
+
+        # 6. Core.
+        results["core"] = json.loads(subprocess.check_output([CORE], text=True))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report(results, options)
+
+
+def report(r, options):
+    base = r["baseline"]["rps"]
+    nav, churn, touch, core = r["navigation"], r["navigation_signins"], r["cold_touch"], r["core"]
+    per_session = r["resident"]["rss_growth_kib"] / r["resident"]["sessions"]
+    rows = [
+        ("baseline requests/s (C, libmicrohttpd)", f"{base:,.0f}", "", "", ""),
+        ("  same baseline driven by wrk", f"{r.get('wrk_rps', 0):,.0f}", "", f"{base / r['wrk_rps']:.2f}× wrk" if r.get("wrk_rps") else "wrk not installed", "loadgen ≥ wrk"),
+        (f"navigation events/s ({options.sessions} sessions, {options.connections} conns)", f"{nav['rps']:,.0f}", f"{base:,.0f}", f"{nav['rps'] / base:.2f}", "≥ 0.5"),
+        ("navigation p50 / p90 ms", f"{nav['p50_ms']:.2f} / {nav['p90_ms']:.2f}", f"{r['baseline']['p50_ms']:.2f} / {r['baseline']['p90_ms']:.2f}", "", ""),
+        ("navigation p99 ms", f"{nav['p99_ms']:.2f}", f"{r['baseline']['p99_ms']:.2f}", f"{nav['p99_ms'] / r['baseline']['p99_ms']:.1f}", "≤ 2"),
+        ("navigation max ms", f"{nav['max_ms']:.2f}", f"{r['baseline']['max_ms']:.2f}", "", ""),
+        ("navigation non-2xx", f"{nav['non2xx'] + churn['non2xx']}", "", "", "0"),
+        (f"navigation p99 ms while signing in ({r['signins']} sign-in cycles)", f"{churn['p99_ms']:.2f}", "", "", "≤ 5"),
+        ("  events/s while signing in", f"{churn['rps']:,.0f}", "", "", ""),
+        (f"cold start, {options.cold:,} sessions: first 200 ms", f"{r['cold_first_200_ms']:.0f}", "", "", "< 1000"),
+        (f"cold first-touch p99 ms ({touch['requests']} sessions)", f"{touch['p99_ms']:.2f}", "", "", "≤ 5"),
+        (f"memory per resident session KiB ({r['resident']['sessions']:,} sessions)", f"{per_session:.2f}", "", "", "≤ 4"),
+        ("snapshot bytes: first run / signed in", f"{r['snapshot_bytes_first_run']:.0f} / {r['snapshot_bytes_signed_in']:.0f}", "", "", ""),
+        (f"core: apply + render, {core['screens']} screens, µs", f"{core['apply_render_us']:.1f}", "", "", "µs, not ms"),
+        ("core: snapshot encode / decode µs", f"{core['snapshot_encode_us']:.0f} / {core['snapshot_decode_us']:.0f}", "", "", ""),
+    ]
+    widths = [max(len(row[i]) for row in rows + [("figure", "value", "baseline", "ratio", "target")]) for i in range(5)]
+    line = lambda row: "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row))
+    print(line(("figure", "value", "baseline", "ratio", "target")))
+    print("  ".join("-" * w for w in widths))
+    for row in rows: print(line(row))
+    print(f"\n(setup: {r['setup_seconds']:.0f} s to sign in {options.sessions} sessions; seeding {options.cold:,} sessions took {r['seed_seconds']:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
