@@ -55,17 +55,26 @@ extension JSONValue {
 
     private static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [92, 92])
-            case 0x0A: output.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                output.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
-            default: output.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            // Copy runs of bytes that need no escaping in one go.
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: [92, 34])
+                case UInt8(ascii: "\\"): output.append(contentsOf: [92, 92])
+                case 0x0A: output.append(contentsOf: [92, UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [92, UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [92, UInt8(ascii: "t")])
+                default:
+                    output.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         output.append(UInt8(ascii: "\""))
     }

@@ -77,3 +77,16 @@ import Testing
 extension Driver {
     static func render(_ app: NavigationApp, _ tree: NavigationTree) -> JSONValue { .object(app.render(tree)) }
 }
+
+@Suite struct JSONSerializationTests {
+    @Test func stringsWithEscapesAndUnicodeRoundTrip() throws {
+        let tricky: JSONValue = [
+            "quote\"and\\backslash": "line\nbreak\ttab\r\u{1}\u{1f}",
+            "unicode": "é 😀 中文", "empty": "", "numbers": [0, -5, 1.5, 1e3], "nested": ["a": [true, false, nil]],
+        ]
+        let text = tricky.serializedString
+        #expect(text.contains(#"line\nbreak\ttab\r\u0001\u001f"#))
+        #expect(try JSONValue.parse(tricky.serialized()) == ["quote\"and\\backslash": "line\nbreak\ttab\r\u{1}\u{1f}",
+            "unicode": "é 😀 中文", "empty": "", "numbers": [0, -5, 1.5, 1000], "nested": ["a": [true, false, nil]]])
+    }
+}
