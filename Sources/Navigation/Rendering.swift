@@ -26,6 +26,74 @@ extension NavigationApp {
         return ["user": tree.user?.json ?? .null, "stack": .array(layers), "top": .optional(top?.rawValue)]
     }
 
+    /// The same State as `render`, with `extra` members (`id`, `version`, `token`), serialized
+    /// directly with each screen's cached props: the bytes every answer carries.
+    public func renderState(_ tree: NavigationTree, extra: [String: JSONValue]) -> [UInt8] {
+        let top = tree.top?.id
+        let accepted = JSONValue.array(acceptedEvents(in: tree).map(JSONValue.string)).serialized()
+        var output: [UInt8] = []
+        output.reserveCapacity(4096)
+        func write(_ screens: [Screen]) {
+            output.append(UInt8(ascii: "["))
+            for (index, screen) in screens.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(contentsOf: Array(#"{"events":"#.utf8))
+                output.append(contentsOf: screen.id == top ? accepted : Array("[]".utf8))
+                output.append(contentsOf: Array(#","id":"#.utf8))
+                JSONValue.string(screen.id.rawValue).write(to: &output)
+                output.append(contentsOf: Array(#","name":"#.utf8))
+                JSONValue.string(screen.name).write(to: &output)
+                output.append(contentsOf: Array(#","props":"#.utf8))
+                output.append(contentsOf: screen.propsJSON)
+                output.append(UInt8(ascii: "}"))
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        var members = extra
+        members["top"] = .optional(top?.rawValue)
+        members["user"] = tree.user?.json ?? .null
+        members["stack"] = .null  // a placeholder, written below in key order
+        output.append(UInt8(ascii: "{"))
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.string(key).write(to: &output)
+            output.append(UInt8(ascii: ":"))
+            guard key == "stack" else {
+                members[key]!.write(to: &output)
+                continue
+            }
+            output.append(UInt8(ascii: "["))
+            for (layerIndex, layer) in tree.layers.enumerated() {
+                if layerIndex > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(contentsOf: Array(#"{"presentation":"#.utf8))
+                JSONValue.string(layer.presentation.rawValue).write(to: &output)
+                if let tabs = layer.tabs {
+                    output.append(contentsOf: Array(#","selectedTab":"#.utf8))
+                    JSONValue.optional(layer.selectedTab).write(to: &output)
+                    output.append(contentsOf: Array(#","tabs":["#.utf8))
+                    for (tabIndex, tab) in tabs.enumerated() {
+                        if tabIndex > 0 { output.append(UInt8(ascii: ",")) }
+                        output.append(contentsOf: Array(#"{"name":"#.utf8))
+                        JSONValue.string(tab.name).write(to: &output)
+                        output.append(contentsOf: Array(#","screens":"#.utf8))
+                        write(tab.screens)
+                        output.append(contentsOf: Array(#","title":"#.utf8))
+                        JSONValue.string(tab.title).write(to: &output)
+                        output.append(UInt8(ascii: "}"))
+                    }
+                    output.append(UInt8(ascii: "]"))
+                } else {
+                    output.append(contentsOf: Array(#","screens":"#.utf8))
+                    write(layer.screens)
+                }
+                output.append(UInt8(ascii: "}"))
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
     /// The coordinator tree for inspection: each coordinator's type, key, screens and children.
     public func inspect(_ tree: NavigationTree) -> JSONValue {
         func describe(_ id: CoordinatorID) -> JSONValue {

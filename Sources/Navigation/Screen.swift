@@ -2,9 +2,42 @@
 public struct Screen: Sendable, Hashable, Codable {
     public let id: ScreenID
     public let name: String
-    public var props: [String: JSONValue]
+    public var props: [String: JSONValue] {
+        didSet { propsJSON = JSONValue.object(props).serialized() }
+    }
     /// The coordinator that showed it and receives its events.
     public let owner: CoordinatorID
+    /// `props` serialized, kept in step with it: every answer and snapshot embeds these bytes,
+    /// and most events change the props of one screen at most.
+    private(set) var propsJSON: [UInt8]
+
+    init(id: ScreenID, name: String, props: [String: JSONValue], owner: CoordinatorID) {
+        self.id = id
+        self.name = name
+        self.props = props
+        self.owner = owner
+        self.propsJSON = JSONValue.object(props).serialized()
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, props, owner
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(ScreenID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            props: try container.decode([String: JSONValue].self, forKey: .props),
+            owner: try container.decode(CoordinatorID.self, forKey: .owner))
+    }
+
+    public static func == (lhs: Screen, rhs: Screen) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.owner == rhs.owner && lhs.props == rhs.props
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
 }
 
 /// How a layer is shown: the root, a modal sheet over what is below, or an alert.
@@ -69,26 +102,59 @@ struct StackRef: Sendable, Hashable, Codable {
     let tab: String?
 }
 
-// The snapshot's JSON of each part, with the keys their synthesized `Codable` uses.
+// The snapshot's JSON of each part, with the keys their `Codable` conformances use, written
+// by hand with each screen's serialized props spliced in.
 
 extension Screen {
-    var json: JSONValue {
-        ["id": .string(id.rawValue), "name": .string(name), "props": .object(props), "owner": .int(owner)]
+    func writeSnapshot(to output: inout [UInt8]) {
+        output.append(contentsOf: Array(#"{"id":"#.utf8))
+        JSONValue.string(id.rawValue).write(to: &output)
+        output.append(contentsOf: Array(#","name":"#.utf8))
+        JSONValue.string(name).write(to: &output)
+        output.append(contentsOf: Array(#","owner":"#.utf8))
+        output.append(contentsOf: Array(String(owner).utf8))
+        output.append(contentsOf: Array(#","props":"#.utf8))
+        output.append(contentsOf: propsJSON)
+        output.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Array where Element == Screen {
+    func writeSnapshot(to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
+        for (index, screen) in enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            screen.writeSnapshot(to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
     }
 }
 
 extension Layer {
-    var json: JSONValue {
-        var members: [String: JSONValue] = [
-            "id": .int(id), "presentation": .string(presentation.rawValue), "owner": .int(owner),
-            "screens": .array(screens.map(\.json)),
-        ]
-        if let tabs {
-            members["tabs"] = .array(
-                tabs.map { ["name": .string($0.name), "title": .string($0.title), "screens": .array($0.screens.map(\.json))] })
+    func writeSnapshot(to output: inout [UInt8]) {
+        output.append(contentsOf: Array(#"{"id":\#(id),"owner":\#(owner),"presentation":"#.utf8))
+        JSONValue.string(presentation.rawValue).write(to: &output)
+        output.append(contentsOf: Array(#","screens":"#.utf8))
+        screens.writeSnapshot(to: &output)
+        if let selectedTab {
+            output.append(contentsOf: Array(#","selectedTab":"#.utf8))
+            JSONValue.string(selectedTab).write(to: &output)
         }
-        if let selectedTab { members["selectedTab"] = .string(selectedTab) }
-        return .object(members)
+        if let tabs {
+            output.append(contentsOf: Array(#","tabs":["#.utf8))
+            for (index, tab) in tabs.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(contentsOf: Array(#"{"name":"#.utf8))
+                JSONValue.string(tab.name).write(to: &output)
+                output.append(contentsOf: Array(#","screens":"#.utf8))
+                tab.screens.writeSnapshot(to: &output)
+                output.append(contentsOf: Array(#","title":"#.utf8))
+                JSONValue.string(tab.title).write(to: &output)
+                output.append(UInt8(ascii: "}"))
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
     }
 }
 

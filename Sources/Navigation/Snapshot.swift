@@ -69,9 +69,13 @@ extension NavigationApp {
             object.append(UInt8(ascii: "}"))
             output.append(contentsOf: object)
         }
-        output.append(contentsOf: Array(#"],"#.utf8))
+        output.append(contentsOf: Array(#"],"format":\#(SnapshotDocument.currentFormat),"layers":["#.utf8))
+        for (index, layer) in tree.layers.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            layer.writeSnapshot(to: &output)
+        }
+        output.append(contentsOf: Array("],".utf8))
         let rest: JSONValue = [
-            "format": .int(SnapshotDocument.currentFormat), "layers": .array(tree.layers.map(\.json)),
             "nextCoordinator": .int(tree.nextCoordinator), "nextLayer": .int(tree.nextLayer),
             "nextScreen": .int(tree.nextScreen), "platform": .string(tree.platform.rawValue), "root": .int(tree.rootID),
             "user": tree.user?.json ?? .null,

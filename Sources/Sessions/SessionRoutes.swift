@@ -18,7 +18,7 @@ public struct SessionRoutes: Sendable {
             try await Self.guarded {
                 let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
                 let (state, version) = service.state(of: session)
-                return .json(bytes: state.serialized(), headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
+                return .json(bytes: state, headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
             }
         }
         router.post("/v1/sessions/{id}/events") { request in try await Self.postEvent(request, service) }
@@ -54,9 +54,11 @@ public struct SessionRoutes: Sendable {
                 }
             }
             let created = try await service.create(platform: platform, clientAddress: request.remoteAddress)
-            let body: JSONValue = ["token": .string(created.token), "session": created.state]
+            // {"session":<state>,"token":"..."}, with the state's bytes as rendered.
+            let body = Array(#"{"session":"#.utf8) + created.state + Array(#","token":"#.utf8)
+                + JSONValue.string(created.token).serialized() + Array("}".utf8)
             return .json(
-                bytes: body.serialized(), status: 201,
+                bytes: body, status: 201,
                 headers: HTTPHeaders([("Location", "/v1/sessions/\(created.id)"), ("ETag", "\"1\"")]))
         }
     }

@@ -42,11 +42,11 @@ extension SessionService {
             let now = Self.now()
             guard current.expiresAt >= now else { throw SessionError.unauthorized }  // deleted while we waited
             if let expected = request.ifMatch, expected != current.version {
-                throw SessionError.versionMismatch(state: render(current, id: session.id).serialized(), current: current.version)
+                throw SessionError.versionMismatch(state: render(current, id: session.id), current: current.version)
             }
             guard current.tree.top?.id == request.event.screen else {
                 throw SessionError.staleScreen(
-                    state: render(current, id: session.id).serialized(),
+                    state: render(current, id: session.id),
                     detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.top?.id).detail)
             }
             let applied = try await commit(request, current: current, now: now)
@@ -106,10 +106,8 @@ extension SessionService {
     private static func answer(_ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?)
         -> StoredAnswer
     {
-        var body = app.render(tree)
-        body["id"] = .string(id)
-        body["version"] = .int(version)
-        if let token { body["token"] = .string(token) }
-        return StoredAnswer(version: version, body: JSONValue.object(body).serialized())
+        var extra: [String: JSONValue] = ["id": .string(id), "version": .int(version)]
+        if let token { extra["token"] = .string(token) }
+        return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
     }
 }

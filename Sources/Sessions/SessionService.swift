@@ -42,7 +42,7 @@ public final class SessionService: Sendable {
     // MARK: Create
 
     /// A new session for `platform`: its token (shown once, never stored) and its state.
-    func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: JSONValue, id: String) {
+    func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: [UInt8], id: String) {
         let token = Tokens.random()
         let id = (configuration.instance.isEmpty ? "" : configuration.instance + ".") + Tokens.random(bytes: 16)
         let tokenHash = Tokens.sha256(token)
@@ -134,7 +134,7 @@ public final class SessionService: Sendable {
     // MARK: Read, tree, delete
 
     /// The session's State, and its version for the `ETag`. Reading keeps the session alive.
-    func state(of session: ResidentSession) -> (state: JSONValue, version: Int) {
+    func state(of session: ResidentSession) -> (state: [UInt8], version: Int) {
         let expiresAt = Self.now() + configuration.idleTimeoutSeconds
         session.update {
             $0.expiresAt = expiresAt
@@ -160,11 +160,8 @@ public final class SessionService: Sendable {
 
     // MARK: Helpers
 
-    func render(_ state: ResidentSession.State, id: String) -> JSONValue {
-        var object = app.render(state.tree)
-        object["id"] = .string(id)
-        object["version"] = .int(state.version)
-        return .object(object)
+    func render(_ state: ResidentSession.State, id: String) -> [UInt8] {
+        app.renderState(state.tree, extra: ["id": .string(id), "version": .int(state.version)])
     }
 
     /// A write through the group-commit writer, with storage failures turned into 503.

@@ -90,3 +90,17 @@ extension Driver {
             "unicode": "é 😀 中文", "empty": "", "numbers": [0, -5, 1.5, 1000], "nested": ["a": [true, false, nil]]])
     }
 }
+
+@Suite struct RenderStateTests {
+    @Test func serializedStateEqualsTheRenderedValue() throws {
+        var driver = try Driver()
+        for event in ["showTabs", "deeper"] { try driver.send(event) }
+        try driver.send("selectTab", ["tab": "b"])
+        var expected = driver.app.render(driver.tree)
+        expected["id"] = "x"
+        expected["version"] = 4
+        let bytes = driver.app.renderState(driver.tree, extra: ["id": "x", "version": 4])
+        #expect(try JSONValue.parse(bytes) == .object(expected))
+        #expect(bytes == JSONValue.object(expected).serialized())
+    }
+}
