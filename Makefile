@@ -37,6 +37,11 @@ test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+## bench: release build, then the benchmark table (bench/run.py; options: make bench BENCH_ARGS="--seconds 20")
+bench: release
+	@scripts/apt-ensure $(BENCH_PACKAGES)
+	python3 bench/run.py $(BENCH_ARGS)
+
 ## install: the release binary, its migrations and the systemd unit under $(PREFIX)
 install: release
 	install -D -m 0755 .build/release/coordinatord $(DESTDIR)$(PREFIX)/bin/coordinatord

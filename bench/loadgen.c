@@ -77,7 +77,8 @@ static const char *navigation_event(Session *s, char *payload, size_t size) {
 
 static int prepare(Connection *c) {
     if (!strcmp(mode, "fixed")) {
-        c->out_len = (size_t)snprintf(c->out, sizeof c->out,
+        if (c->out_len == 0)  /* the same request every time: format it once */
+            c->out_len = (size_t)snprintf(c->out, sizeof c->out,
             "POST %s HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
             path, fixed_len, fixed_body);
     } else if (!strcmp(mode, "navigate")) {

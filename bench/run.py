@@ -156,15 +156,21 @@ def main():
         port = free_port()
         baseline = subprocess.Popen([os.path.join(BUILD, "baseline"), str(port), "3800", threads], stdout=subprocess.PIPE, text=True)
         baseline.stdout.readline()
-        results["baseline"] = loadgen("fixed", port, options.connections, options.seconds, 2, "/v1/sessions/x/events", body)
-        if shutil.which("wrk"):
-            script = os.path.join(work, "post.lua")
-            with open(script, "w") as f:
-                f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                        f"wrk.body = [[{open(body).read()}]]\n")
-            out = subprocess.check_output(["wrk", "-t2", f"-c{options.connections}", f"-d{options.seconds}s", "-s", script,
-                                           f"http://127.0.0.1:{port}/v1/sessions/x/events"], text=True)
-            results["wrk_rps"] = float(next(l for l in out.splitlines() if l.startswith("Requests/sec")).split()[1])
+        # Alternate our generator and wrk twice and keep each one's best run, so that neither is
+        # judged by a run that shared the two cores with something else.
+        runs, wrk_runs = [], []
+        for _ in range(2):
+            runs.append(loadgen("fixed", port, options.connections, options.seconds, 2, "/v1/sessions/x/events", body))
+            if shutil.which("wrk"):
+                script = os.path.join(work, "post.lua")
+                with open(script, "w") as f:
+                    f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                            f"wrk.body = [[{open(body).read()}]]\n")
+                out = subprocess.check_output(["wrk", "-t2", f"-c{options.connections}", f"-d{options.seconds}s", "-s", script,
+                                               f"http://127.0.0.1:{port}/v1/sessions/x/events"], text=True)
+                wrk_runs.append(float(next(l for l in out.splitlines() if l.startswith("Requests/sec")).split()[1]))
+        results["baseline"] = max(runs, key=lambda run: run["rps"])
+        if wrk_runs: results["wrk_rps"] = max(wrk_runs)
         baseline.send_signal(signal.SIGTERM); baseline.wait()
 
         # 2-3. Navigation load, then the same under sign-in churn.

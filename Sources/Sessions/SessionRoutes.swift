@@ -73,22 +73,28 @@ public struct SessionRoutes: Sendable {
                 throw Problem(
                     status: 400, detail: "The body needs \"screen\" and \"event\" strings.", extensions: ["errors": errors])
             }
+            let key = request.headers["Idempotency-Key"]
+            if let key, key.isEmpty || key.utf8.count > 200 {
+                throw Problem(status: 400, detail: "An Idempotency-Key has 1 to 200 characters.")
+            }
             let answer = try await service.post(
                 EventRequest(
                     sessionID: request.pathParameters["id"]!, token: request.bearerToken,
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
-                    ifMatch: request.headers["If-Match"].map(Self.version(fromETag:)),
-                    idempotencyKey: request.headers["Idempotency-Key"], requestHash: Tokens.sha256(String(decoding: request.body, as: UTF8.self)),
+                    ifMatch: request.headers["If-Match"].flatMap(Self.precondition(fromIfMatch:)),
+                    idempotencyKey: key, requestHash: Tokens.sha256(String(decoding: request.body, as: UTF8.self)),
                     clientAddress: request.remoteAddress))
             return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
         }
     }
 
-    /// `"7"` or `W/"7"` → 7; anything else matches no version.
-    static func version(fromETag value: String) -> Int? {
+    /// The version an `If-Match` demands: `"7"` or `W/"7"` → 7; `*` → no demand (nil);
+    /// anything else demands a version that never exists (.some(nil)), so it fails with 412.
+    static func precondition(fromIfMatch value: String) -> Int?? {
         var text = Substring(value.trimmingCharacters(in: .whitespaces))
+        if text == "*" { return nil }
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        return Int(text.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        return .some(Int(text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))))
     }
 
     /// Runs `body`, turning the service's errors into problems.

@@ -109,6 +109,11 @@ import Testing
         let match = try await client.send("back", headers: ["If-Match": "\"2\""])
         #expect(match.status == 200)
         #expect(client.version == 3)
+        #expect(try await client.send("logIn", headers: ["If-Match": "W/\"3\""]).status == 200)
+        #expect(try await client.send("back", headers: ["If-Match": "*"]).status == 200)
+        #expect(try await client.send("logIn", headers: ["If-Match": "garbage"]).status == 412)
+        let longKey = try await client.send("logIn", headers: ["Idempotency-Key": String(repeating: "k", count: 201)])
+        #expect(longKey.status == 400)
     }
 
     @Test func oversizedBodyIs413() async throws {
