@@ -12,9 +12,9 @@ extension JSONValue {
 
     public var serializedString: String { String(decoding: serialized(), as: UTF8.self) }
 
-    /// Parses JSON text; throws for anything that is not JSON.
+    /// Parses JSON text; throws for anything that is not JSON, or nested deeper than 64 levels.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try JSONParser.parse(bytes)
     }
 
     func write(to output: inout [UInt8]) {

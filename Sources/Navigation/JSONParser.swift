@@ -1,0 +1,209 @@
+/// A strict JSON parser into `JSONValue` (RFC 8259), with a nesting limit so that hostile input
+/// cannot exhaust the stack. Written by hand because every request body passes through it.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+    static let maximumDepth = 64
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.failure("trailing characters") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private func failure(_ reason: String) -> Failure {
+        Failure(description: "invalid JSON at byte \(index): \(reason)")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func value() throws -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw failure("unexpected end") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+            throw failure("unknown literal")
+        }
+        index += expected.count
+    }
+
+    private mutating func nested<T>(_ body: (inout JSONParser) throws -> T) throws -> T {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth)") }
+        defer { depth -= 1 }
+        return try body(&self)
+    }
+
+    private mutating func object() throws -> JSONValue {
+        try nested { parser in
+            parser.index += 1
+            var members: [String: JSONValue] = [:]
+            parser.skipWhitespace()
+            if parser.peek(UInt8(ascii: "}")) { return .object(members) }
+            while true {
+                parser.skipWhitespace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+                    throw parser.failure("expected a key")
+                }
+                let key = try parser.string()
+                parser.skipWhitespace()
+                guard parser.peek(UInt8(ascii: ":")) else { throw parser.failure("expected ':'") }
+                members[key] = try parser.value()
+                parser.skipWhitespace()
+                if parser.peek(UInt8(ascii: ",")) { continue }
+                guard parser.peek(UInt8(ascii: "}")) else { throw parser.failure("expected ',' or '}'") }
+                return .object(members)
+            }
+        }
+    }
+
+    private mutating func array() throws -> JSONValue {
+        try nested { parser in
+            parser.index += 1
+            var elements: [JSONValue] = []
+            parser.skipWhitespace()
+            if parser.peek(UInt8(ascii: "]")) { return .array(elements) }
+            while true {
+                elements.append(try parser.value())
+                parser.skipWhitespace()
+                if parser.peek(UInt8(ascii: ",")) { continue }
+                guard parser.peek(UInt8(ascii: "]")) else { throw parser.failure("expected ',' or ']'") }
+                return .array(elements)
+            }
+        }
+    }
+
+    /// Consumes `byte` if it is next.
+    private mutating func peek(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func string() throws -> String {
+        index += 1  // the opening quote
+        var output: [UInt8] = []
+        var runStart = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                output.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard let text = String(validating: output, as: UTF8.self) else { throw failure("invalid UTF-8") }
+                return text
+            }
+            if byte < 0x20 { throw failure("control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                output.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+                case UInt8(ascii: "b"): output.append(0x08)
+                case UInt8(ascii: "f"): output.append(0x0C)
+                case UInt8(ascii: "n"): output.append(0x0A)
+                case UInt8(ascii: "r"): output.append(0x0D)
+                case UInt8(ascii: "t"): output.append(0x09)
+                case UInt8(ascii: "u"): output.append(contentsOf: try unicodeEscape())
+                default: throw failure("unknown escape")
+                }
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        throw failure("unterminated string")
+    }
+
+    /// The UTF-8 of a `\uXXXX` escape (after the `u`), joining surrogate pairs.
+    private mutating func unicodeEscape() throws -> [UInt8] {
+        var scalar = try hex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw failure("unpaired surrogate")
+            }
+            index += 2
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid code point") }
+        return Array(String(Character(unicode)).utf8)
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { throw failure("short \\u escape") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            guard let digit = Self.hexValue(byte) else { throw failure("bad \\u escape") }
+            value = value << 4 | digit
+        }
+        index += 4
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private mutating func number() throws -> JSONValue {
+        let start = index
+        _ = peek(UInt8(ascii: "-"))
+        guard try digits(allowLeadingZero: false) else { throw failure("expected a value") }
+        var integral = true
+        if peek(UInt8(ascii: ".")) {
+            integral = false
+            guard try digits(allowLeadingZero: true) else { throw failure("expected digits after '.'") }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            integral = false
+            index += 1
+            if !peek(UInt8(ascii: "+")) { _ = peek(UInt8(ascii: "-")) }
+            guard try digits(allowLeadingZero: true) else { throw failure("expected an exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if integral, let int = Int(text) { return .int(int) }
+        guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
+        return .double(double)
+    }
+
+    /// Consumes a run of digits; false if there is none. Without `allowLeadingZero`, `0` must stand alone.
+    private mutating func digits(allowLeadingZero: Bool) throws -> Bool {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        if !allowLeadingZero, index - start > 1, bytes[start] == UInt8(ascii: "0") { throw failure("leading zero") }
+        return index > start
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Navigation
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test(arguments: [
+        #"{"a":1,"b":[true,false,null],"c":{"d":"e"},"f":-2.5e3,"g":0,"h":"\u00e9\ud83d\ude00\n\"\\\/"}"#,
+        #"  [ 1 , 2.0 , -0 , 1E2, "x" ]  "#, #""plain""#, "123", "null", "[]", "{}", #"{"":[{}]}"#,
+    ])
+    func agreesWithFoundation(_ text: String) throws {
+        let ours = try JSONValue.parse(Array(text.utf8))
+        let foundation = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(ours == foundation || ours.serialized() == foundation.serialized())
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "[1,]", "{\"a\":}", "{\"a\" 1}", "01", "1.", "-", "1e", "tru", "nul", "\"abc", "\"\u{1}\"",
+        #""\x""#, #""\ud800""#, "[1] 2", "{'a':1}", "NaN", "1e999",
+    ])
+    func rejectsInvalidJSON(_ text: String) {
+        #expect(throws: (any Error).self) { try JSONValue.parse(Array(text.utf8)) }
+    }
+
+    @Test func refusesDeepNesting() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: (any Error).self) { try JSONValue.parse(Array(deep.utf8)) }
+        let fine = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
+        #expect(throws: Never.self) { try JSONValue.parse(Array(fine.utf8)) }
+    }
+}
