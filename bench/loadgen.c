@@ -61,6 +61,10 @@ static int open_connection(void) {
 /* The event for a session's next step, from the screen on top (see the cycle above). */
 static const char *navigation_event(Session *s, char *payload, size_t size) {
     static const char *expected[] = { "timeline", "post", "user", "post", "timeline", "profile" };
+    payload[0] = 0;
+    /* Signed-out sessions toggle between the first screen and the login screen. */
+    if (!strcmp(s->name, "firstRun")) return "logIn";
+    if (!strcmp(s->name, "login")) return "back";
     if (strcmp(s->name, expected[s->phase]) != 0) {  /* resynchronise from what is shown */
         if (!strcmp(s->name, "timeline")) s->phase = 0; else if (!strcmp(s->name, "profile")) s->phase = 5;
         else if (!strcmp(s->name, "user")) s->phase = 2; else s->phase = 3;

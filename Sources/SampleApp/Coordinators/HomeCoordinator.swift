@@ -5,8 +5,11 @@ import Navigation
 struct HomeCoordinator: Coordinator {
     static let typeName = "Home"
     var timeline: ScreenID?
+    /// The posts' model version the timeline shows; it reloads only when that moved on.
+    var shownVersion: Int?
 
     mutating func start(_ context: inout Context) throws {
+        shownVersion = try context.models.posts.version()
         let page = try context.models.posts.timeline(before: nil)
         timeline = try context.push(Screens.timeline, ["posts": .array(page.posts), "nextCursor": page.nextCursor])
     }
@@ -30,7 +33,7 @@ struct HomeCoordinator: Coordinator {
         case (_, "popToRoot"):
             try context.popToRoot()
         case ("timeline", "refresh"):
-            try refresh(&context)
+            try refresh(&context, force: true)
         case ("timeline", "loadMore"):
             guard let cursor = event.screen.props["nextCursor"]?.intValue else { return .handled }
             let page = try models.posts.timeline(before: cursor)
@@ -59,12 +62,15 @@ struct HomeCoordinator: Coordinator {
 
     /// The timeline on top again (pop, dismiss, tab switch): show what was posted meanwhile.
     mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {
-        if screen.id == timeline { try refresh(&context) }
+        if screen.id == timeline { try refresh(&context, force: false) }
     }
 
-    /// Reloads the first page of the timeline.
-    private func refresh(_ context: inout Context) throws {
+    /// Reloads the first page of the timeline: when asked to, or when the posts changed.
+    private mutating func refresh(_ context: inout Context, force: Bool) throws {
         guard let timeline else { return }
+        let version = try context.models.posts.version()
+        guard force || version != shownVersion else { return }
+        shownVersion = version
         let page = try context.models.posts.timeline(before: nil)
         try context.updateProps(timeline) {
             $0 = ["posts": .array(page.posts), "nextCursor": page.nextCursor]

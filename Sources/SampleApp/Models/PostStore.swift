@@ -37,6 +37,11 @@ struct PostStore {
         try connection.queryFirst(Self.select + " WHERE p.id = ?1", [.int(id)], Self.post)
     }
 
+    /// Changes whenever a timeline could show something else (see migration 0004).
+    func version() throws -> Int {
+        try connection.queryFirst("SELECT version FROM model_versions WHERE name = 'posts'") { $0.int(0) } ?? 0
+    }
+
     func count(by authorID: Int64) throws -> Int {
         try connection.queryFirst("SELECT count(*) FROM posts WHERE author_id = ?1", [.integer(authorID)]) { $0.int(0) } ?? 0
     }
