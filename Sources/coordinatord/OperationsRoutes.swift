@@ -14,8 +14,16 @@ struct OperationsRoutes {
             }
             return .json(["status": "ok"])
         }
-        router.get("/metrics") { [registry] _ in
-            .text(registry.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        router.get("/metrics") { [registry, database] _ in
+            let writer = database.writer.statistics
+            let store = """
+                # TYPE coordinatord_commits_total counter
+                coordinatord_commits_total \(writer.batches)
+                # TYPE coordinatord_committed_writes_total counter
+                coordinatord_committed_writes_total \(writer.writes)
+
+                """
+            return .text(registry.emitToString() + store, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
 }
