@@ -166,22 +166,22 @@ public final class SessionService: Sendable {
 
     /// A write through the group-commit writer, with storage failures turned into 503.
     func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        do {
-            return try await database.writer.write(work)
-        } catch let error as SQLiteError {
-            logger.error("write failed", metadata: ["error": "\(error)"])
-            throw SessionError.storageUnavailable(error.message)
-        } catch is WriterClosed {
-            throw SessionError.storageUnavailable("the server is shutting down")
-        }
+        try await storage("write") { try await database.writer.write(work) }
     }
 
     func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await storage("read") { try await database.readers.read(work) }
+    }
+
+    /// Runs a storage call; SQLite failures (and a closed writer) become `storageUnavailable`.
+    private func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
-            return try await database.readers.read(work)
+            return try await body()
         } catch let error as SQLiteError {
-            logger.error("read failed", metadata: ["error": "\(error)"])
+            logger.error("\(operation) failed", metadata: ["error": "\(error)"])
             throw SessionError.storageUnavailable(error.message)
+        } catch is WriterClosed {
+            throw SessionError.storageUnavailable("the server is shutting down")
         }
     }
 
