@@ -34,7 +34,7 @@ struct Application {
             })
 
         var router = Router()
-        OperationsRoutes(database: database, registry: registry).register(in: &router)
+        OperationsRoutes(database: database, sessions: sessions, registry: registry).register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
         try Self.serveFile("api/openapi.yaml", at: "/openapi.yaml", type: "application/yaml", in: &router)
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)

@@ -1,10 +1,12 @@
 import HTTPServer
 import Prometheus
 import SQLiteStore
+import Sessions
 
 /// `GET /healthz` and `GET /metrics`.
 struct OperationsRoutes {
     let database: Database
+    let sessions: SessionService
     let registry: PrometheusCollectorRegistry
 
     func register(in router: inout Router) {
@@ -14,9 +16,11 @@ struct OperationsRoutes {
             }
             return .json(["status": "ok"])
         }
-        router.get("/metrics") { [registry, database] _ in
+        router.get("/metrics") { [registry, database, sessions] _ in
             let writer = database.writer.statistics
             let store = """
+                # TYPE coordinatord_sessions_resident gauge
+                coordinatord_sessions_resident \(sessions.residentCount)
                 # TYPE coordinatord_commits_total counter
                 coordinatord_commits_total \(writer.batches)
                 # TYPE coordinatord_committed_writes_total counter

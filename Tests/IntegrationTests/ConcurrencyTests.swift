@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 import TestSupport
 import Testing
 
@@ -104,6 +105,9 @@ import Testing
             _ = try await client.send("logIn")
             clients.append(client)
         }
+        let metrics = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
+        let resident = metrics.split(separator: "\n").first { $0.hasPrefix("coordinatord_sessions_resident ") }
+        #expect(Int(resident?.split(separator: " ").last ?? "") ?? 99 <= 5)
         for var client in clients {
             #expect(try await client.refresh().status == 200)
             #expect(client.topScreen.name == "login")
@@ -118,6 +122,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(3500))
         #expect(try await client.refresh().status == 401)
         #expect(try await client.send("logIn").status == 401)
+        // The sweep deleted it from the database, not only from memory.
+        let stored = try Connection(path: server.databasePath).queryFirst(
+            "SELECT count(*) FROM sessions WHERE id = ?1", [.text(client.id)]) { $0.int(0) }
+        #expect(stored == 0)
     }
 }
 
