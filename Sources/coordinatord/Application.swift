@@ -20,7 +20,9 @@ struct Application {
             path: options.databaseOptions.database, migrations: Migration.load(directory: folder),
             maxPageCount: options.maxDatabasePages)
 
-        let hashPool = PasswordHashPool(hasher: .owaspMinimum, concurrency: options.hashConcurrency)
+        let hasher = PasswordHasher(
+            operations: options.passwordIterations, memoryBytes: options.passwordMemoryMib * 1024 * 1024)
+        let hashPool = PasswordHashPool(hasher: hasher, concurrency: options.hashConcurrency)
         let app = try SampleAppServices(hasher: hashPool.hasher)
         sessions = SessionService(
             app: SampleApp.navigation, database: database, passwords: hashPool,

@@ -6,7 +6,8 @@ enum EnvironmentArguments {
     static let options = [
         "host", "port", "database", "migrations", "log-level", "max-body-bytes", "connection-limit",
         "per-address-connection-limit", "idle-timeout", "threads", "shutdown-grace", "max-resident-sessions",
-        "session-idle-timeout", "sweep-interval", "instance", "hash-concurrency", "max-database-pages",
+        "session-idle-timeout", "sweep-interval", "instance", "password-memory-mib", "password-iterations", "hash-concurrency",
+        "max-database-pages",
     ]
 
     static func variable(for option: String) -> String {

@@ -25,10 +25,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds without a request before a session expires.") var sessionIdleTimeout: Int64 = 7 * 24 * 3600
     @Option(help: "Seconds between sweeps of expired sessions.") var sweepInterval = 60
     @Option(help: "Prefix of new session ids, for a proxy routing several instances.") var instance = ""
+    @Option(help: "Argon2id memory per password hash in MiB (at least OWASP's 19).") var passwordMemoryMib = 19
+    @Option(help: "Argon2id passes per password hash (at least OWASP's 2).") var passwordIterations = 2
     @Option(help: "Password hashes computed at once.") var hashConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     @Option(help: "Largest database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var logOptions: LogOptions
+
+    func validate() throws {
+        guard passwordMemoryMib >= 19, passwordIterations >= 2 else {
+            throw ValidationError("Argon2id may not be weaker than OWASP's minimum: 19 MiB and 2 passes.")
+        }
+    }
 
     func run() async throws {
         let logger = logOptions.bootstrap()

@@ -116,10 +116,11 @@ import Testing
     }
 
     @Test func idleSessionsExpireAndAreSwept() async throws {
-        let server = try ServerProcess(arguments: ["--session-idle-timeout", "1", "--sweep-interval", "1"])
+        // Generous times: the whole suite runs in parallel and can delay any one request by seconds.
+        let server = try ServerProcess(arguments: ["--session-idle-timeout", "10", "--sweep-interval", "1"])
         var client = try await SessionClient.create(port: server.port)
         #expect(try await client.refresh().status == 200)
-        try await Task.sleep(for: .milliseconds(3500))
+        try await Task.sleep(for: .seconds(13))
         #expect(try await client.refresh().status == 401)
         #expect(try await client.send("logIn").status == 401)
         // The sweep deleted it from the database, not only from memory.

@@ -35,4 +35,10 @@ import Testing
         #expect(response.status == 413)
         server.stop()
     }
+
+    @Test func argon2WeakerThanOWASPIsRefused() throws {
+        let result = try OpenAPITests.run(ServerProcess.binaryPath, ["serve", "--port", "0", "--password-memory-mib", "8"])
+        #expect(result.status != 0)
+        #expect(result.output.contains("OWASP"))
+    }
 }

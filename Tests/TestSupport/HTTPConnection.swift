@@ -11,23 +11,32 @@ public final class HTTPConnection {
     private var buffer: [UInt8] = []
 
     public init(port: UInt16, host: String = "127.0.0.1") throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestClientError(description: "socket() failed") }
+        socket = try Self.connect(port: port, host: host)
+        var yes: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// A connected socket. A signal (the test process's children exit) can interrupt `connect`,
+    /// so an interrupted attempt is retried on a fresh socket.
+    private static func connect(port: UInt16, host: String) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        for _ in 0..<5 {
+            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw TestClientError(description: "socket() failed: errno \(errno)") }
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
+            if result == 0 { return descriptor }
+            let failure = errno
+            close(descriptor)
+            if failure != EINTR { throw TestClientError(description: "connect to \(host):\(port) failed: errno \(failure)") }
         }
-        guard result == 0 else {
-            close(socket)
-            throw TestClientError(description: "connect to \(host):\(port) failed: errno \(errno)")
-        }
-        var yes: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        throw TestClientError(description: "connect to \(host):\(port) kept being interrupted")
     }
 
     deinit {
@@ -39,6 +48,7 @@ public final class HTTPConnection {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { throw TestClientError(description: "send failed: errno \(errno)") }
             offset += sent
         }
@@ -92,6 +102,7 @@ public final class HTTPConnection {
             if let index = found(buffer) { return index }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = recv(socket, &chunk, chunk.count, 0)
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw TestClientError(description: "connection closed before a full response") }
             buffer.append(contentsOf: chunk[..<count])
         }
