@@ -116,7 +116,7 @@ public struct NavigationTree: Sendable, Equatable {
         for node in doomed { nodes[node] = nil }
     }
 
-    /// Drops layers with no screen left, keeping the root layer's place.
+    /// Drops layers with no screen left; a tab layer stays while it has tabs for its flows to fill.
     mutating func pruneEmptyLayers() {
         layers.removeAll { $0.allScreens.isEmpty && !($0.isTabs && !($0.tabs ?? []).isEmpty) }
     }

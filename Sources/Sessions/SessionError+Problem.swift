@@ -18,8 +18,6 @@ extension SessionError {
             Problem(
                 status: 412, detail: "If-Match does not name the current version (\(current)).",
                 extensions: ["state": RawJSON(bytes: state)])
-        case .rejected(let rejection):
-            rejection.problem
         case .throttled(let throttled):
             Problem(
                 status: 429, detail: throttled.detail,

@@ -10,8 +10,6 @@ enum SessionError: Error {
     case staleScreen(state: [UInt8], detail: String)
     /// 412: `If-Match` names another version; carries the current state.
     case versionMismatch(state: [UInt8], current: Int)
-    /// 422: the event does not fit the top screen.
-    case rejected(EventRejection)
     /// 429: the flow refuses for now.
     case throttled(EventThrottled)
     /// 422: the `Idempotency-Key` was used for a different request.

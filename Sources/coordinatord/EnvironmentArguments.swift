@@ -5,7 +5,7 @@ enum EnvironmentArguments {
     /// Options that can come from the environment: `--log-level` ← `COORDINATORD_LOG_LEVEL`.
     static let options = [
         "host", "port", "database", "migrations", "log-level", "max-body-bytes", "connection-limit",
-        "per-address-connection-limit", "idle-timeout", "threads", "shutdown-grace", "max-resident-sessions",
+        "per-address-connection-limit", "idle-timeout", "connection-memory-bytes", "threads", "shutdown-grace", "max-resident-sessions",
         "session-idle-timeout", "sweep-interval", "instance", "password-memory-mib", "password-iterations", "hash-concurrency",
         "max-database-pages",
     ]

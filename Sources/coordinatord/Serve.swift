@@ -19,6 +19,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most connections open at once.") var connectionLimit = 1024
     @Option(help: "Most connections open at once from one client address.") var perAddressConnectionLimit = 256
     @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
+    @Option(help: "Memory per connection in bytes; bounds the size of request headers.") var connectionMemoryBytes = 32 * 1024
     @Option(help: "HTTP worker threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds to let requests in flight finish on shutdown.") var shutdownGrace = 10
     @Option(help: "Sessions kept in memory at most (least recently used leave first).") var maxResidentSessions = 100_000
@@ -52,7 +53,7 @@ struct Serve: AsyncParsableCommand {
             configuration: ServerConfiguration(
                 host: host, port: port, maxBodyBytes: maxBodyBytes, connectionLimit: connectionLimit,
                 perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
-                threads: threads),
+                connectionMemoryBytes: connectionMemoryBytes, threads: threads),
             responder: ObservedResponder(router: application.router, logger: logger))
         logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(database.path)"])
         // Tests and scripts read this line to learn the port picked for --port 0.

@@ -41,4 +41,14 @@ import Testing
         #expect(result.status != 0)
         #expect(result.output.contains("OWASP"))
     }
+
+    @Test func healthzIs503WhenTheDatabaseFileIsGone() async throws {
+        let server = try ServerProcess()
+        #expect(try await TestHTTP.request(port: server.port, "GET", "/healthz").status == 200)
+        try FileManager.default.removeItem(atPath: server.databasePath)
+        let health = try await TestHTTP.request(port: server.port, "GET", "/healthz")
+        #expect(health.status == 503)
+        #expect(health.headers["content-type"] == "application/problem+json")
+        server.stop()
+    }
 }
