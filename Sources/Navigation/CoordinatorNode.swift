@@ -90,6 +90,32 @@ extension CoordinatorNode: Codable {
     }
 }
 
+extension CoordinatorNode {
+    /// This node as the snapshot stores it (the keys `Codable` decodes), its state spliced in
+    /// from `encodedState`.
+    func writeSnapshot(to output: inout [UInt8]) {
+        output.append(contentsOf: #"{"children":{"#.utf8)
+        for (index, key) in children.keys.sorted().enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.string(key).write(to: &output)
+            output.append(contentsOf: ":\(children[key]!)".utf8)
+        }
+        output.append(UInt8(ascii: "}"))
+        if let home {
+            output.append(contentsOf: #","home":"#.utf8)
+            home.json.write(to: &output)
+        }
+        output.append(contentsOf: #","id":\#(id),"key":"#.utf8)
+        JSONValue.string(key).write(to: &output)
+        if let parent { output.append(contentsOf: #","parent":\#(parent)"#.utf8) }
+        output.append(contentsOf: #","shown":\#(hasShownScreens),"state":"#.utf8)
+        output.append(contentsOf: encodedState ?? Self.encode(coordinator))
+        output.append(contentsOf: #","type":"#.utf8)
+        JSONValue.string(typeName).write(to: &output)
+        output.append(contentsOf: #","version":\#(type(of: coordinator).schemaVersion)}"#.utf8)
+    }
+}
+
 /// The coordinator types a snapshot may contain, by their registered names.
 public struct CoordinatorRegistry: Sendable {
     let types: [String: any Coordinator.Type]

@@ -37,13 +37,13 @@ extension NavigationApp {
             output.append(UInt8(ascii: "["))
             for (index, screen) in screens.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: Array(#"{"events":"#.utf8))
+                output.append(contentsOf: #"{"events":"#.utf8)
                 output.append(contentsOf: screen.id == top ? accepted : Array("[]".utf8))
-                output.append(contentsOf: Array(#","id":"#.utf8))
+                output.append(contentsOf: #","id":"#.utf8)
                 JSONValue.string(screen.id.rawValue).write(to: &output)
-                output.append(contentsOf: Array(#","name":"#.utf8))
+                output.append(contentsOf: #","name":"#.utf8)
                 JSONValue.string(screen.name).write(to: &output)
-                output.append(contentsOf: Array(#","props":"#.utf8))
+                output.append(contentsOf: #","props":"#.utf8)
                 output.append(contentsOf: screen.propsJSON)
                 output.append(UInt8(ascii: "}"))
             }
@@ -65,25 +65,25 @@ extension NavigationApp {
             output.append(UInt8(ascii: "["))
             for (layerIndex, layer) in tree.layers.enumerated() {
                 if layerIndex > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: Array(#"{"presentation":"#.utf8))
+                output.append(contentsOf: #"{"presentation":"#.utf8)
                 JSONValue.string(layer.presentation.rawValue).write(to: &output)
                 if let tabs = layer.tabs {
-                    output.append(contentsOf: Array(#","selectedTab":"#.utf8))
+                    output.append(contentsOf: #","selectedTab":"#.utf8)
                     JSONValue.optional(layer.selectedTab).write(to: &output)
-                    output.append(contentsOf: Array(#","tabs":["#.utf8))
+                    output.append(contentsOf: #","tabs":["#.utf8)
                     for (tabIndex, tab) in tabs.enumerated() {
                         if tabIndex > 0 { output.append(UInt8(ascii: ",")) }
-                        output.append(contentsOf: Array(#"{"name":"#.utf8))
+                        output.append(contentsOf: #"{"name":"#.utf8)
                         JSONValue.string(tab.name).write(to: &output)
-                        output.append(contentsOf: Array(#","screens":"#.utf8))
+                        output.append(contentsOf: #","screens":"#.utf8)
                         write(tab.screens)
-                        output.append(contentsOf: Array(#","title":"#.utf8))
+                        output.append(contentsOf: #","title":"#.utf8)
                         JSONValue.string(tab.title).write(to: &output)
                         output.append(UInt8(ascii: "}"))
                     }
                     output.append(UInt8(ascii: "]"))
                 } else {
-                    output.append(contentsOf: Array(#","screens":"#.utf8))
+                    output.append(contentsOf: #","screens":"#.utf8)
                     write(layer.screens)
                 }
                 output.append(UInt8(ascii: "}"))

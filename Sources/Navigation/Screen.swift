@@ -107,13 +107,13 @@ struct StackRef: Sendable, Hashable, Codable {
 
 extension Screen {
     func writeSnapshot(to output: inout [UInt8]) {
-        output.append(contentsOf: Array(#"{"id":"#.utf8))
+        output.append(contentsOf: #"{"id":"#.utf8)
         JSONValue.string(id.rawValue).write(to: &output)
-        output.append(contentsOf: Array(#","name":"#.utf8))
+        output.append(contentsOf: #","name":"#.utf8)
         JSONValue.string(name).write(to: &output)
-        output.append(contentsOf: Array(#","owner":"#.utf8))
-        output.append(contentsOf: Array(String(owner).utf8))
-        output.append(contentsOf: Array(#","props":"#.utf8))
+        output.append(contentsOf: #","owner":"#.utf8)
+        output.append(contentsOf: String(owner).utf8)
+        output.append(contentsOf: #","props":"#.utf8)
         output.append(contentsOf: propsJSON)
         output.append(UInt8(ascii: "}"))
     }
@@ -132,23 +132,23 @@ extension Array where Element == Screen {
 
 extension Layer {
     func writeSnapshot(to output: inout [UInt8]) {
-        output.append(contentsOf: Array(#"{"id":\#(id),"owner":\#(owner),"presentation":"#.utf8))
+        output.append(contentsOf: #"{"id":\#(id),"owner":\#(owner),"presentation":"#.utf8)
         JSONValue.string(presentation.rawValue).write(to: &output)
-        output.append(contentsOf: Array(#","screens":"#.utf8))
+        output.append(contentsOf: #","screens":"#.utf8)
         screens.writeSnapshot(to: &output)
         if let selectedTab {
-            output.append(contentsOf: Array(#","selectedTab":"#.utf8))
+            output.append(contentsOf: #","selectedTab":"#.utf8)
             JSONValue.string(selectedTab).write(to: &output)
         }
         if let tabs {
-            output.append(contentsOf: Array(#","tabs":["#.utf8))
+            output.append(contentsOf: #","tabs":["#.utf8)
             for (index, tab) in tabs.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: Array(#"{"name":"#.utf8))
+                output.append(contentsOf: #"{"name":"#.utf8)
                 JSONValue.string(tab.name).write(to: &output)
-                output.append(contentsOf: Array(#","screens":"#.utf8))
+                output.append(contentsOf: #","screens":"#.utf8)
                 tab.screens.writeSnapshot(to: &output)
-                output.append(contentsOf: Array(#","title":"#.utf8))
+                output.append(contentsOf: #","title":"#.utf8)
                 JSONValue.string(tab.title).write(to: &output)
                 output.append(UInt8(ascii: "}"))
             }

@@ -51,36 +51,22 @@ extension NavigationApp {
     /// because it runs for every event inside the database writer.
     public func snapshot(_ tree: NavigationTree) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(2048)
-        output.append(contentsOf: Array(#"{"coordinators":["#.utf8))
+        output.reserveCapacity(4096)
+        output.append(contentsOf: #"{"coordinators":["#.utf8)
         for (index, node) in tree.nodes.values.sorted(by: { $0.id < $1.id }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            var members: [String: JSONValue] = [
-                "children": .object(node.children.mapValues { .int($0) }), "id": .int(node.id), "key": .string(node.key),
-                "shown": .bool(node.hasShownScreens), "type": .string(node.typeName),
-                "version": .int(type(of: node.coordinator).schemaVersion),
-            ]
-            if let parent = node.parent { members["parent"] = .int(parent) }
-            if let home = node.home { members["home"] = home.json }
-            var object = JSONValue.object(members).serialized()
-            object.removeLast()  // splice `"state":…` in before the closing brace
-            object.append(contentsOf: Array(#","state":"#.utf8))
-            object.append(contentsOf: node.encodedState ?? CoordinatorNode.encode(node.coordinator))
-            object.append(UInt8(ascii: "}"))
-            output.append(contentsOf: object)
+            node.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: Array(#"],"format":\#(SnapshotDocument.currentFormat),"layers":["#.utf8))
+        output.append(contentsOf: #"],"format":\#(SnapshotDocument.currentFormat),"layers":["#.utf8)
         for (index, layer) in tree.layers.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             layer.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: Array("],".utf8))
-        let rest: JSONValue = [
-            "nextCoordinator": .int(tree.nextCoordinator), "nextLayer": .int(tree.nextLayer),
-            "nextScreen": .int(tree.nextScreen), "platform": .string(tree.platform.rawValue), "root": .int(tree.rootID),
-            "user": tree.user?.json ?? .null,
-        ]
-        output.append(contentsOf: rest.serialized().dropFirst())
+        output.append(contentsOf: #"],"nextCoordinator":\#(tree.nextCoordinator),"nextLayer":\#(tree.nextLayer),"#.utf8)
+        output.append(contentsOf: #""nextScreen":\#(tree.nextScreen),"platform":"\#(tree.platform.rawValue)","#.utf8)
+        output.append(contentsOf: #""root":\#(tree.rootID),"user":"#.utf8)
+        (tree.user?.json ?? .null).write(to: &output)
+        output.append(UInt8(ascii: "}"))
         return output
     }
 
