@@ -16,7 +16,7 @@ public struct SessionRoutes: Sendable {
         router.post("/v1/sessions") { request in try await Self.create(request, service) }
         router.get("/v1/sessions/{id}") { request in
             try await Self.guarded {
-                let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
+                let session = try await Self.session(of: request, service)
                 let (state, version) = service.state(of: session)
                 return .json(bytes: state, headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
             }
@@ -24,19 +24,25 @@ public struct SessionRoutes: Sendable {
         router.post("/v1/sessions/{id}/events") { request in try await Self.postEvent(request, service) }
         router.delete("/v1/sessions/{id}") { request in
             try await Self.guarded {
-                let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
+                let session = try await Self.session(of: request, service)
                 try await service.delete(session)
                 return HTTPResponse(status: 204)
             }
         }
         router.get("/v1/sessions/{id}/tree") { request in
             try await Self.guarded {
-                let session = try await service.authenticate(id: request.pathParameters["id"]!, token: request.bearerToken)
+                let session = try await Self.session(of: request, service)
                 return .json(bytes: service.tree(of: session).serialized())
             }
         }
         let catalog = service.app.catalog().serialized()
         router.get("/v1/screens") { _ in .json(bytes: catalog) }
+    }
+
+    /// The session the path names, authenticated by the request's bearer token.
+    private static func session(of request: HTTPRequest, _ service: SessionService) async throws -> ResidentSession {
+        // The router only calls these handlers for patterns with an `{id}` segment.
+        try await service.authenticate(id: request.pathParameters["id"] ?? "", token: request.bearerToken)
     }
 
     private static func create(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
