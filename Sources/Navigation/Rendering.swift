@@ -33,7 +33,7 @@ extension NavigationApp {
         let accepted = JSONValue.array(acceptedEvents(in: tree).map(JSONValue.string)).serialized()
         var output: [UInt8] = []
         output.reserveCapacity(4096)
-        func write(_ screens: [Screen]) {
+        func write(_ screens: [Screen], to output: inout [UInt8]) {
             output.append(UInt8(ascii: "["))
             for (index, screen) in screens.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -70,21 +70,11 @@ extension NavigationApp {
                 if let tabs = layer.tabs {
                     output.append(contentsOf: #","selectedTab":"#.utf8)
                     JSONValue.optional(layer.selectedTab).write(to: &output)
-                    output.append(contentsOf: #","tabs":["#.utf8)
-                    for (tabIndex, tab) in tabs.enumerated() {
-                        if tabIndex > 0 { output.append(UInt8(ascii: ",")) }
-                        output.append(contentsOf: #"{"name":"#.utf8)
-                        JSONValue.string(tab.name).write(to: &output)
-                        output.append(contentsOf: #","screens":"#.utf8)
-                        write(tab.screens)
-                        output.append(contentsOf: #","title":"#.utf8)
-                        JSONValue.string(tab.title).write(to: &output)
-                        output.append(UInt8(ascii: "}"))
-                    }
-                    output.append(UInt8(ascii: "]"))
+                    output.append(contentsOf: #","tabs":"#.utf8)
+                    tabs.write(to: &output) { screens, output in write(screens, to: &output) }
                 } else {
                     output.append(contentsOf: #","screens":"#.utf8)
-                    write(layer.screens)
+                    write(layer.screens, to: &output)
                 }
                 output.append(UInt8(ascii: "}"))
             }

@@ -141,20 +141,29 @@ extension Layer {
             JSONValue.string(selectedTab).write(to: &output)
         }
         if let tabs {
-            output.append(contentsOf: #","tabs":["#.utf8)
-            for (index, tab) in tabs.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: #"{"name":"#.utf8)
-                JSONValue.string(tab.name).write(to: &output)
-                output.append(contentsOf: #","screens":"#.utf8)
-                tab.screens.writeSnapshot(to: &output)
-                output.append(contentsOf: #","title":"#.utf8)
-                JSONValue.string(tab.title).write(to: &output)
-                output.append(UInt8(ascii: "}"))
-            }
-            output.append(UInt8(ascii: "]"))
+            output.append(contentsOf: #","tabs":"#.utf8)
+            tabs.write(to: &output) { screens, output in screens.writeSnapshot(to: &output) }
         }
         output.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Array where Element == Tab {
+    /// `[{"name":…,"screens":…,"title":…},…]`, each tab's screens written by `writeScreens`
+    /// (the snapshot and the State write screens differently).
+    func write(to output: inout [UInt8], screens writeScreens: ([Screen], inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: "["))
+        for (index, tab) in enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: #"{"name":"#.utf8)
+            JSONValue.string(tab.name).write(to: &output)
+            output.append(contentsOf: #","screens":"#.utf8)
+            writeScreens(tab.screens, &output)
+            output.append(contentsOf: #","title":"#.utf8)
+            JSONValue.string(tab.title).write(to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(UInt8(ascii: "]"))
     }
 }
 
