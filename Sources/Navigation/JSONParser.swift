@@ -73,7 +73,10 @@ struct JSONParser {
                 let key = try parser.string()
                 parser.skipWhitespace()
                 guard parser.peek(UInt8(ascii: ":")) else { throw parser.failure("expected ':'") }
-                members[key] = try parser.value()
+                // Duplicate keys are legal JSON but read differently by different parsers; refuse them.
+                guard members.updateValue(try parser.value(), forKey: key) == nil else {
+                    throw parser.failure("duplicate key \"\(key)\"")
+                }
                 parser.skipWhitespace()
                 if parser.peek(UInt8(ascii: ",")) { continue }
                 guard parser.peek(UInt8(ascii: "}")) else { throw parser.failure("expected ',' or '}'") }

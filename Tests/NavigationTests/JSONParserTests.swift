@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: [
         "", " ", "{", "[1,]", "{\"a\":}", "{\"a\" 1}", "01", "1.", "-", "1e", "tru", "nul", "\"abc", "\"\u{1}\"",
-        #""\x""#, #""\ud800""#, "[1] 2", "{'a':1}", "NaN", "1e999",
+        #""\x""#, #""\ud800""#, "[1] 2", "{'a':1}", "NaN", "1e999", #"{"a":1,"a":2}"#,
     ])
     func rejectsInvalidJSON(_ text: String) {
         #expect(throws: (any Error).self) { try JSONValue.parse(Array(text.utf8)) }

@@ -64,11 +64,11 @@ public final class HTTPConnection {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
         try write(Array((head + "\r\n").utf8) + body)
-        return try readResponse()
+        return try readResponse(bodyless: method == "HEAD")
     }
 
-    /// Reads one response: status line, headers, and a `Content-Length` or chunked body.
-    public func readResponse() throws -> TestResponse {
+    /// Reads one response: status line, headers, and a `Content-Length` body (none for `HEAD`).
+    public func readResponse(bodyless: Bool = false) throws -> TestResponse {
         let headEnd = try fill(until: { Self.find([13, 10, 13, 10], in: $0) })
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -82,7 +82,7 @@ public final class HTTPConnection {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         _ = try fill(until: { $0.count >= length ? length : nil })
         let body = Array(buffer.prefix(length))
         buffer.removeFirst(length)
