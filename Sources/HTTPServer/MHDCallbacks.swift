@@ -23,7 +23,11 @@ enum MHDCallbacks {
         let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
 
         if size.pointee > 0 {
-            if !state.bodyTooLarge, let data {
+            if state.bodyTooLarge {
+                // Discard what follows, but not forever: a body far past the limit closes the connection.
+                state.discardedBytes += size.pointee
+                if state.discardedBytes > 16 * core.maxBodyBytes { return .NO }
+            } else if let data {
                 if state.body.count + size.pointee > core.maxBodyBytes {
                     // A chunked body crossed the limit: drop what we have and discard the rest.
                     state.bodyTooLarge = true

@@ -14,6 +14,8 @@ final class RequestState: Sendable {
     nonisolated(unsafe) var query: [String: String] = [:]
     nonisolated(unsafe) var body: [UInt8] = []
     nonisolated(unsafe) var bodyTooLarge = false
+    /// Bytes thrown away after the body crossed the limit.
+    nonisolated(unsafe) var discardedBytes = 0
     nonisolated(unsafe) var dispatched = false
     private let response = Mutex<HTTPResponse?>(nil)
 

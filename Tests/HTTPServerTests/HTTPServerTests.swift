@@ -135,6 +135,21 @@ import Testing
         #expect(response.json["status"] as? Int == 413)
     }
 
+    @Test func endlessChunkedBodyIsCutOff() async throws {
+        let server = try Self.start(maxBodyBytes: 1024)
+        defer { server.shutdown() }
+        let port = server.port
+        let closed = try await TestHTTP.offPool {
+            let connection = try HTTPConnection(port: port)
+            try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = "3e8\r\n" + String(repeating: "x", count: 1000) + "\r\n"
+            // 64 KB: far past 16 × the limit. Writing may fail once the server has closed.
+            for _ in 0..<64 { if (try? connection.write(chunk)) == nil { break } }
+            return connection.isClosedByPeer()
+        }
+        #expect(closed)
+    }
+
     @Test func handlerErrorsBecomeProblems() async throws {
         var router = Router()
         router.get("/teapot") { _ in throw Problem(status: 422, detail: "no", extensions: ["errors": ["a"]]) }
