@@ -2,19 +2,21 @@
 public struct Screen: Sendable, Hashable, Codable {
     public let id: ScreenID
     public let name: String
-    public var props: [String: JSONValue] {
-        didSet { propsJSON = JSONValue.object(props).serialized() }
-    }
     /// The coordinator that showed it and receives its events.
     public let owner: CoordinatorID
-    /// `props` serialized, kept in step with it: every answer and snapshot embeds these bytes,
-    /// and most events change the props of one screen at most.
+    /// The props, kept only serialized: every answer and snapshot embeds these bytes as they are,
+    /// and a resident session holds one compact copy. Flows read props rarely; reading parses.
     private(set) var propsJSON: [UInt8]
+
+    /// What the screen shows. Reading parses `propsJSON`; writing serializes it.
+    public var props: [String: JSONValue] {
+        get { (try? JSONValue.parse(propsJSON))?.objectValue ?? [:] }
+        set { propsJSON = JSONValue.object(newValue).serialized() }
+    }
 
     init(id: ScreenID, name: String, props: [String: JSONValue], owner: CoordinatorID) {
         self.id = id
         self.name = name
-        self.props = props
         self.owner = owner
         self.propsJSON = JSONValue.object(props).serialized()
     }
@@ -31,8 +33,17 @@ public struct Screen: Sendable, Hashable, Codable {
             owner: try container.decode(CoordinatorID.self, forKey: .owner))
     }
 
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(props, forKey: .props)
+        try container.encode(owner, forKey: .owner)
+    }
+
+    /// Serialization is canonical (sorted keys), so equal props are equal bytes.
     public static func == (lhs: Screen, rhs: Screen) -> Bool {
-        lhs.id == rhs.id && lhs.name == rhs.name && lhs.owner == rhs.owner && lhs.props == rhs.props
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.owner == rhs.owner && lhs.propsJSON == rhs.propsJSON
     }
 
     public func hash(into hasher: inout Hasher) {
