@@ -156,10 +156,10 @@ def main():
         port = free_port()
         baseline = subprocess.Popen([os.path.join(BUILD, "baseline"), str(port), "3800", threads], stdout=subprocess.PIPE, text=True)
         baseline.stdout.readline()
-        # Alternate our generator and wrk twice and keep each one's best run, so that neither is
-        # judged by a run that shared the two cores with something else.
+        # Alternate our generator and wrk three times and keep each one's best run, so that neither
+        # is judged by a run that shared the two cores with something else.
         runs, wrk_runs = [], []
-        for _ in range(2):
+        for _ in range(3):
             runs.append(loadgen("fixed", port, options.connections, options.seconds, 2, "/v1/sessions/x/events", body))
             if shutil.which("wrk"):
                 script = os.path.join(work, "post.lua")
