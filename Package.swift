@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "coordinatord", targets: ["coordinatord"]),
         .executable(name: "coordinatord-corebench", targets: ["CoreBench"]),
+        .executable(name: "coordinatord-appbench", targets: ["AppBench"]),
         .library(name: "Navigation", targets: ["Navigation"]),
     ],
     dependencies: [
@@ -49,6 +50,7 @@ let package = Package(
             ]),
 
         .executableTarget(name: "CoreBench", dependencies: ["Navigation"]),
+        .executableTarget(name: "AppBench", dependencies: ["Navigation", "SQLiteStore", "SampleApp", "Secrets"]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),

@@ -4,7 +4,8 @@
 Runs: the baseline (with our load generator and wrk), the navigation load (1,000 signed-in
 sessions, 32 keep-alive connections), the same while another client signs in and out, a cold
 start on 1,000,000 stored sessions, the memory footprint of 100,000 resident sessions, and the
-core (apply one event and render a ten-screen session, no HTTP). Numbers are printed, never
+core (apply one event and render a ten-screen session, no HTTP), and the shipped app's navigation
+event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
 asserted. Options: --sessions N --seconds S --cold N --resident N.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, tempfile, threading, time, urllib.request
@@ -13,6 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
 SERVER = os.path.join(ROOT, ".build", "release", "coordinatord")
 CORE = os.path.join(ROOT, ".build", "release", "coordinatord-corebench")
+APP = os.path.join(ROOT, ".build", "release", "coordinatord-appbench")
 PASSWORD = "correct horse battery staple"
 
 
@@ -225,6 +227,7 @@ def main():
 
         # 6. Core.
         results["core"] = json.loads(subprocess.check_output([CORE], text=True))
+        results["app"] = json.loads(subprocess.check_output([APP, os.path.join(ROOT, "migrations")], text=True))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
@@ -250,6 +253,8 @@ def report(r, options):
         (f"  memory per signed-in session KiB (timeline of 20 posts; {options.sessions} sessions)", f"{r['signed_in_kib']:.1f}", "", "", ""),
         ("snapshot bytes: first run / signed in", f"{r['snapshot_bytes_first_run']:.0f} / {r['snapshot_bytes_signed_in']:.0f}", "", "", ""),
         (f"core: apply + render, {core['screens']} screens, µs", f"{core['apply_render_us']:.1f}", "", "", "µs, not ms"),
+        ("app event in-process (no HTTP): flow / snapshot / UPDATE / render µs",
+         f"{r['app']['apply_us']:.0f} / {r['app']['snapshot_us']:.0f} / {r['app']['update_us']:.0f} / {r['app']['render_us']:.0f}", "", "", ""),
         ("core: snapshot encode / decode µs", f"{core['snapshot_encode_us']:.0f} / {core['snapshot_decode_us']:.0f}", "", "", ""),
     ]
     widths = [max(len(row[i]) for row in rows + [("figure", "value", "baseline", "ratio", "target")]) for i in range(5)]
