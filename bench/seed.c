@@ -28,8 +28,8 @@ int main(int argc, char **argv) {
     check(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; BEGIN", 0, 0, 0), db, "begin");
     sqlite3_stmt *insert;
     check(sqlite3_prepare_v2(db,
-        "INSERT INTO sessions (id, token_hash, version, snapshot, user_id, created_at, last_used_at, expires_at) "
-        "VALUES (?1, ?2, 1, ?3, NULL, ?4, ?4, ?5)", -1, &insert, 0), db, "prepare");
+        "INSERT INTO sessions (id, token_hash, version, snapshot, user_id, created_at, last_used_at, expires_at, expires_hour) "
+        "VALUES (?1, ?2, 1, ?3, NULL, ?4, ?4, ?5, ?5 / 3600)", -1, &insert, 0), db, "prepare");
     long now = (long)time(NULL);
     for (long n = 0; n < count; n++) {
         char id[32], token[48];

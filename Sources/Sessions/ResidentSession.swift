@@ -9,6 +9,8 @@ final class ResidentSession: Sendable {
         var version: Int
         var tokenHash: [UInt8]
         var expiresAt: Int64
+        /// The expiry the database holds (reads move `expiresAt` in memory only).
+        var storedExpiresAt: Int64
         var lastUsed: UInt64
         /// `expiresAt` moved in memory (a read) and is not yet stored.
         var touched = false

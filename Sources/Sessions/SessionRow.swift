@@ -17,22 +17,31 @@ enum SessionSQL {
     ) throws {
         try connection.run(
             """
-            INSERT INTO sessions (id, token_hash, version, snapshot, user_id, created_at, last_used_at, expires_at)
-            VALUES (?1, ?2, 1, ?3, ?4, ?5, ?5, ?6)
+            INSERT INTO sessions (id, token_hash, version, snapshot, user_id, created_at, last_used_at, expires_at, expires_hour)
+            VALUES (?1, ?2, 1, ?3, ?4, ?5, ?5, ?6, ?6 / 3600)
             """, [.text(id), .blob(tokenHash), .blob(snapshot), userID.map { .integer($0) } ?? .null, .integer(now), .integer(expiresAt)])
     }
 
     /// Stores a new version if the stored one is still `expectedVersion`; false otherwise.
+    /// The indexed expiry hour is written only when it changes (`previousExpiresAt` is in another
+    /// hour), because SQLite rewrites an index entry whenever its column is assigned.
     static func update(
         _ connection: Connection, id: String, expectedVersion: Int, snapshot: [UInt8], tokenHash: [UInt8],
-        userID: Int64?, now: Int64, expiresAt: Int64
+        userID: Int64?, now: Int64, expiresAt: Int64, previousExpiresAt: Int64
     ) throws -> Bool {
-        try connection.run(
-            """
-            UPDATE sessions SET version = version + 1, snapshot = ?3, token_hash = ?4, user_id = ?5,
-                last_used_at = ?6, expires_at = ?7
-            WHERE id = ?1 AND version = ?2
-            """,
+        let hourChanged = expiresAt / 3600 != previousExpiresAt / 3600
+        return try connection.run(
+            hourChanged
+                ? """
+                UPDATE sessions SET version = version + 1, snapshot = ?3, token_hash = ?4, user_id = ?5,
+                    last_used_at = ?6, expires_at = ?7, expires_hour = ?7 / 3600
+                WHERE id = ?1 AND version = ?2
+                """
+                : """
+                UPDATE sessions SET version = version + 1, snapshot = ?3, token_hash = ?4, user_id = ?5,
+                    last_used_at = ?6, expires_at = ?7
+                WHERE id = ?1 AND version = ?2
+                """,
             [
                 .text(id), .int(expectedVersion), .blob(snapshot), .blob(tokenHash), userID.map { .integer($0) } ?? .null,
                 .integer(now), .integer(expiresAt),
@@ -60,15 +69,19 @@ enum SessionSQL {
 
     static func touch(_ connection: Connection, id: String, now: Int64, expiresAt: Int64) throws {
         try connection.run(
-            "UPDATE sessions SET last_used_at = ?2, expires_at = ?3 WHERE id = ?1",
+            "UPDATE sessions SET last_used_at = ?2, expires_at = ?3, expires_hour = ?3 / 3600 WHERE id = ?1",
             [.text(id), .integer(now), .integer(expiresAt)])
     }
 
     /// Deletes expired sessions and their idempotency keys, and keys older than `keysBefore`.
     static func deleteExpired(_ connection: Connection, now: Int64, keysBefore: Int64) throws -> Int {
+        // The hour bound lets the index find the candidates; the exact second decides.
         try connection.run(
-            "DELETE FROM idempotency_keys WHERE created_at < ?1 OR session_id IN (SELECT id FROM sessions WHERE expires_at < ?2)",
-            [.integer(keysBefore), .integer(now)])
-        return try connection.run("DELETE FROM sessions WHERE expires_at < ?1", [.integer(now)])
+            """
+            DELETE FROM idempotency_keys WHERE created_at < ?1
+                OR session_id IN (SELECT id FROM sessions WHERE expires_hour <= ?2 / 3600 AND expires_at < ?2)
+            """, [.integer(keysBefore), .integer(now)])
+        return try connection.run(
+            "DELETE FROM sessions WHERE expires_hour <= ?1 / 3600 AND expires_at < ?1", [.integer(now)])
     }
 }

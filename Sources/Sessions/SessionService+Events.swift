@@ -55,6 +55,7 @@ extension SessionService {
                 $0.version = current.version + 1
                 $0.tokenHash = applied.tokenHash
                 $0.expiresAt = now + configuration.idleTimeoutSeconds
+                $0.storedExpiresAt = $0.expiresAt
                 $0.touched = false
             }
             if applied.tokenHash != current.tokenHash {
@@ -87,7 +88,7 @@ extension SessionService {
                     try SessionSQL.update(
                         connection, id: request.sessionID, expectedVersion: current.version, snapshot: app.snapshot(tree),
                         tokenHash: tokenHash, userID: tree.user?.id, now: now,
-                        expiresAt: now + configuration.idleTimeoutSeconds)
+                        expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
                 else { throw SessionError.notFound }
                 guard let key = request.idempotencyKey, let token = request.token else {
                     return (tree, outcome.credentialsRotated, nil)

@@ -34,7 +34,10 @@ extension SessionService {
         let touched = sessions.compactMap { session -> (String, Int64)? in
             let state = session.current
             guard state.touched else { return nil }
-            session.update { $0.touched = false }
+            session.update {
+                $0.touched = false
+                $0.storedExpiresAt = state.expiresAt
+            }
             return (session.id, state.expiresAt)
         }
         guard !touched.isEmpty else { return }

@@ -60,7 +60,9 @@ public final class SessionService: Sendable {
             }
         }
         let session = ResidentSession(
-            id: id, state: .init(tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt, lastUsed: 0))
+            id: id,
+            state: .init(
+                tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt, storedExpiresAt: expiresAt, lastUsed: 0))
         admit(session)
         return (token, render(session.current, id: id), id)
     }
@@ -98,7 +100,9 @@ public final class SessionService: Sendable {
         }
         let session = ResidentSession(
             id: id,
-            state: .init(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt, lastUsed: 0))
+            state: .init(
+                tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt,
+                storedExpiresAt: row.expiresAt, lastUsed: 0))
         return admit(session)
     }
 
@@ -113,7 +117,8 @@ public final class SessionService: Sendable {
                 guard
                     try SessionSQL.update(
                         connection, id: row.id, expectedVersion: row.version, snapshot: app.snapshot(tree),
-                        tokenHash: row.tokenHash, userID: tree.user?.id, now: now, expiresAt: row.expiresAt)
+                        tokenHash: row.tokenHash, userID: tree.user?.id, now: now, expiresAt: row.expiresAt,
+                        previousExpiresAt: row.expiresAt)
                 else { throw SessionError.notFound }
                 return (tree, row.version + 1, fallback)
             }
