@@ -12,9 +12,13 @@ public enum Tokens {
 
     /// SHA-256 of `text`'s UTF-8 bytes.
     public static func sha256(_ text: String) -> [UInt8] {
+        sha256(bytes: Array(text.utf8))
+    }
+
+    /// SHA-256 of `bytes`.
+    public static func sha256(bytes: [UInt8]) -> [UInt8] {
         Sodium.ensureReady()
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        let bytes = Array(text.utf8)
         crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
         return digest
     }

@@ -88,7 +88,7 @@ public struct SessionRoutes: Sendable {
                     sessionID: request.pathParameters["id"]!, token: request.bearerToken,
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
                     ifMatch: request.headers["If-Match"].flatMap(Self.precondition(fromIfMatch:)),
-                    idempotencyKey: key, requestHash: Tokens.sha256(String(decoding: request.body, as: UTF8.self)),
+                    idempotencyKey: key, requestHash: Tokens.sha256(bytes: request.body),
                     clientAddress: request.remoteAddress))
             return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
         }

@@ -77,13 +77,14 @@ extension SessionService {
     private func commit(_ request: EventRequest, current: ResidentSession.State, now: Int64) async throws -> Applied {
         let (app, makeEnvironment, configuration) = (self.app, self.makeEnvironment, self.configuration)
         let newToken = Tokens.random()
+        let newTokenHash = Tokens.sha256(newToken)
         let info = RequestInfo(clientAddress: request.clientAddress, now: now)
         let version = current.version + 1
         let (tree, rotated, stored) = try await withPreparedPasswords { prepared in
             try await self.write { connection -> (NavigationTree, Bool, StoredAnswer?) in
                 var tree = current.tree
                 let outcome = try app.apply(request.event, to: &tree, environment: makeEnvironment(connection, prepared, info))
-                let tokenHash = outcome.credentialsRotated ? Tokens.sha256(newToken) : current.tokenHash
+                let tokenHash = outcome.credentialsRotated ? newTokenHash : current.tokenHash
                 guard
                     try SessionSQL.update(
                         connection, id: request.sessionID, expectedVersion: current.version, snapshot: app.snapshot(tree),
@@ -100,7 +101,7 @@ extension SessionService {
             }
         }
         let answer = stored ?? Self.answer(app, tree, id: request.sessionID, version: version, token: rotated ? newToken : nil)
-        return Applied(tree: tree, tokenHash: rotated ? Tokens.sha256(newToken) : current.tokenHash, answer: answer)
+        return Applied(tree: tree, tokenHash: rotated ? newTokenHash : current.tokenHash, answer: answer)
     }
 
     /// The answer to an event: the new State, with the new token when it rotated.
