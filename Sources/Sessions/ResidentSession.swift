@@ -14,6 +14,16 @@ final class ResidentSession: Sendable {
         var lastUsed: UInt64
         /// `expiresAt` moved in memory (a read) and is not yet stored.
         var touched = false
+
+        /// A session as it is stored now.
+        init(tree: NavigationTree, version: Int, tokenHash: [UInt8], expiresAt: Int64) {
+            self.tree = tree
+            self.version = version
+            self.tokenHash = tokenHash
+            self.expiresAt = expiresAt
+            self.storedExpiresAt = expiresAt
+            self.lastUsed = 0
+        }
     }
 
     let id: String

@@ -60,9 +60,7 @@ public final class SessionService: Sendable {
             }
         }
         let session = ResidentSession(
-            id: id,
-            state: .init(
-                tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt, storedExpiresAt: expiresAt, lastUsed: 0))
+            id: id, state: .init(tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt))
         admit(session)
         return (token, render(session.current, id: id), id)
     }
@@ -74,10 +72,8 @@ public final class SessionService: Sendable {
     func authenticate(id: String, token: String?) async throws -> ResidentSession {
         guard let token, !token.isEmpty else { throw SessionError.unauthorized }
         let tokenHash = Tokens.sha256(token)
-        let session = try await load(id)
-        let state = session?.current
-        if let session, let state, Tokens.constantTimeEquals(state.tokenHash, tokenHash) {
-            guard state.expiresAt >= Self.now() else { throw SessionError.unauthorized }
+        if let session = try await load(id, tokenHash: tokenHash) {
+            guard session.current.expiresAt >= Self.now() else { throw SessionError.unauthorized }
             return session
         }
         // Not this session's token: another session's (404) or nobody's (401)?
@@ -87,10 +83,15 @@ public final class SessionService: Sendable {
         throw SessionError.notFound
     }
 
-    /// The session from memory, or restored from its snapshot; nil if there is none.
-    func load(_ id: String) async throws -> ResidentSession? {
-        if let resident = cache.get(id) { return resident }
-        guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
+    /// The session `id` if `tokenHash` is its token's: from memory, or restored from its snapshot.
+    /// The token is checked against the stored row first, so a wrong token never costs a restore.
+    private func load(_ id: String, tokenHash: [UInt8]) async throws -> ResidentSession? {
+        if let resident = cache.get(id) {
+            return Tokens.constantTimeEquals(resident.current.tokenHash, tokenHash) ? resident : nil
+        }
+        guard let row = try await read({ try SessionSQL.load($0, id: id) }),
+            Tokens.constantTimeEquals(row.tokenHash, tokenHash)
+        else { return nil }
         var version = row.version
         let tree: NavigationTree
         do {
@@ -99,10 +100,7 @@ public final class SessionService: Sendable {
             (tree, version) = try await fallBack(row, reason: error)
         }
         let session = ResidentSession(
-            id: id,
-            state: .init(
-                tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt,
-                storedExpiresAt: row.expiresAt, lastUsed: 0))
+            id: id, state: .init(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt))
         return admit(session)
     }
 
