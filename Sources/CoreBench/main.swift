@@ -39,10 +39,7 @@ var opening = true
 let applyAndRender = try measure(iterations) {
     if opening { try send("open", ["item": 7]) } else { try send("back") }
     opening.toggle()
-    var state = app.render(tree)
-    state["id"] = "bench"
-    state["version"] = 1
-    bytes = JSONValue.object(state).serialized().count
+    bytes = app.renderState(tree, extra: ["id": "bench", "version": 1]).count
 }
 let snapshot = app.snapshot(tree)
 let encode = measure(iterations / 10) { _ = app.snapshot(tree) }

@@ -1,33 +1,17 @@
 extension NavigationApp {
     /// The State of DESIGN §4 without the session's id and version: `user`, `stack` (the layers)
     /// and `top`. Only the top screen lists events: it is the one screen that accepts them now.
+    /// The same bytes as `renderState`, parsed, so the value and the answer cannot disagree.
     public func render(_ tree: NavigationTree) -> [String: JSONValue] {
-        let top = tree.top?.id
-        let accepted = acceptedEvents(in: tree).map(JSONValue.string)
-        func screen(_ screen: Screen) -> JSONValue {
-            [
-                "id": .string(screen.id.rawValue), "name": .string(screen.name), "props": .object(screen.props),
-                "events": .array(screen.id == top ? accepted : []),
-            ]
+        // `renderState` writes JSON by construction; failing to parse it is a programming error.
+        guard let state = (try? JSONValue.parse(renderState(tree, extra: [:])))?.objectValue else {
+            preconditionFailure("renderState wrote invalid JSON")
         }
-        let layers: [JSONValue] = tree.layers.map { layer in
-            var object: [String: JSONValue] = ["presentation": .string(layer.presentation.rawValue)]
-            if let tabs = layer.tabs {
-                object["tabs"] = .array(
-                    tabs.map { tab in
-                        ["name": .string(tab.name), "title": .string(tab.title), "screens": .array(tab.screens.map(screen))]
-                    })
-                object["selectedTab"] = .optional(layer.selectedTab)
-            } else {
-                object["screens"] = .array(layer.screens.map(screen))
-            }
-            return .object(object)
-        }
-        return ["user": tree.user?.json ?? .null, "stack": .array(layers), "top": .optional(top?.rawValue)]
+        return state
     }
 
-    /// The same State as `render`, with `extra` members (`id`, `version`, `token`), serialized
-    /// directly with each screen's cached props: the bytes every answer carries.
+    /// The State with `extra` members (`id`, `version`, `token`), serialized directly with each
+    /// screen's cached props: the bytes every answer carries.
     public func renderState(_ tree: NavigationTree, extra: [String: JSONValue]) -> [UInt8] {
         let top = tree.top?.id
         let accepted = JSONValue.array(acceptedEvents(in: tree).map(JSONValue.string)).serialized()
