@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "SQLiteStore", "Secrets"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SQLiteStore"]),
     ],

@@ -5,17 +5,6 @@ import Testing
 /// Malformed and hostile requests: each gets a problem (never a 5xx), nothing changes, and the
 /// server stays up.
 @Suite struct MalformedInputTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let hostileBodies: [String] = [
         "", "{", "}", "[]", "null", "0", "\"s\"", "{\"screen\":1,\"event\":2}", "{\"screen\":\"s1\",\"event\":null}",
         "{\"screen\":\"s1\",\"event\":\"logIn\",\"payload\":[1,2]}", "{\"screen\":\"s1\",\"event\":\"logIn\",\"payload\":\"x\"}",

@@ -1,20 +1,10 @@
 import Navigation
+import TestSupport
 import Testing
 
 /// Random sequences of events on the test app: after each step, the snapshot restores to a tree
 /// that renders the same and answers the next event the same.
 @Suite struct SnapshotPropertyTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A payload for `declaration`; now and then a wrong one, so that rejections are compared too.
     static func payload(for declaration: EventDeclaration, using random: inout SplitMix64) -> JSONValue {
         if Int.random(in: 0..<10, using: &random) == 0 { return ["unexpected": true] }
