@@ -38,7 +38,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
-        .target(name: "SampleApp", dependencies: ["Navigation", "SQLiteStore", "Secrets"]),
+        .target(
+            name: "SampleApp",
+            dependencies: [
+                "Navigation", "SQLiteStore", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
+            ]),
         .executableTarget(
             name: "coordinatord",
             dependencies: [

@@ -42,7 +42,7 @@ for step in 0..<iterations {
         try app.apply(IncomingEvent(screen: next.top!.id, name: name, payload: payload), to: &next, environment: environment)
     }
     var bytes: [UInt8] = []
-    snapshotTime += clock.measure { bytes = app.snapshot(next) }
+    snapshotTime += try clock.measure { bytes = try app.snapshot(next) }
     updateTime += try clock.measure {
         try connection.run("UPDATE sessions SET version = version + 1, snapshot = ?2, expires_at = ?3 WHERE id = ?1",
             [.text("b"), .blob(bytes), .int(step)])

@@ -18,6 +18,9 @@ static inline struct MHD_Daemon *
 coordinatord_mhd_start(const char *host, uint16_t port, unsigned int flags,
                        MHD_AccessHandlerCallback handler, void *handler_cls,
                        MHD_RequestCompletedCallback completed, void *completed_cls,
+                       MHD_NotifyConnectionCallback notify, void *notify_cls,
+                       void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
+                       void *uri_log_cls,
                        const struct MHD_OptionItem *options)
 {
     struct addrinfo hints, *found = NULL;
@@ -39,6 +42,8 @@ coordinatord_mhd_start(const char *host, uint16_t port, unsigned int flags,
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }
@@ -62,5 +67,19 @@ static inline void coordinatord_mhd_client_address(struct MHD_Connection *connec
     } else if (address->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, length);
     }
+}
+
+/// The connection's socket, or -1.
+static inline int coordinatord_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The pointer the connection-notify callback stored for this connection's socket, or NULL.
+static inline void *coordinatord_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 #endif

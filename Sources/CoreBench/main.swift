@@ -41,8 +41,8 @@ let applyAndRender = try measure(iterations) {
     opening.toggle()
     bytes = app.renderState(tree, extra: ["id": "bench", "version": 1]).count
 }
-let snapshot = app.snapshot(tree)
-let encode = measure(iterations / 10) { _ = app.snapshot(tree) }
+let snapshot = try app.snapshot(tree)
+let encode = try measure(iterations / 10) { _ = try app.snapshot(tree) }
 let decode = try measure(iterations / 10) { _ = try app.decodeSnapshot(snapshot) }
 print(
     "{\"apply_render_us\":\(String(format: "%.2f", applyAndRender)),\"state_bytes\":\(bytes),"

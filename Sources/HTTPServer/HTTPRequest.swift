@@ -6,14 +6,17 @@ public struct HTTPRequest: Sendable {
     public var query: [String: String]
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The client's numeric IP address, or an empty string when unknown.
+    /// The peer's numeric IP address (a proxy's, behind one), or an empty string when unknown.
     public var remoteAddress: String
+    /// The client's address: the peer's, or taken from `X-Forwarded-For` when the peer is a
+    /// trusted proxy (`ServerConfiguration.trustedProxies`). Use this one for throttling and logs.
+    public var clientAddress: String
     /// Values of the `{name}` segments of the route that matched, filled by the router.
     public var pathParameters: [String: String] = [:]
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = [], remoteAddress: String = ""
+        body: [UInt8] = [], remoteAddress: String = "", clientAddress: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -21,5 +24,6 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.clientAddress = clientAddress ?? remoteAddress
     }
 }

@@ -25,7 +25,7 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening at once; throws if the address cannot be bound.
     public init(configuration: ServerConfiguration, responder: some HTTPResponder) throws {
-        let core = ServerCore(responder: responder, maxBodyBytes: configuration.maxBodyBytes)
+        let core = ServerCore(responder: responder, configuration: configuration)
         let context = Unmanaged.passRetained(core).toOpaque()
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue)
             | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue) | UInt32(MHD_USE_ITC.rawValue)
@@ -43,23 +43,35 @@ public final class HTTPServer: Sendable {
         ]
         // The closures below capture nothing, so they convert to C function pointers; each
         // recovers the core from the context pointer that `passRetained` above keeps alive
-        // until `shutdown` releases it.
+        // until `shutdown` releases it. They run on libmicrohttpd's worker threads.
         let started = options.withUnsafeMutableBufferPointer { items in
             coordinatord_mhd_start(
                 configuration.host, configuration.port, flags,
-                { context, connection, url, method, _, data, size, requestContext in
+                { context, connection, url, method, version, data, size, requestContext in
                     MHDCallbacks.access(
                         core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(),
-                        connection: connection!, url: url, method: method, data: data, size: size!,
+                        connection: connection!, url: url, method: method, version: version, data: data, size: size!,
                         requestContext: requestContext!)
                 }, context,
-                { context, _, requestContext, _ in
+                { context, connection, requestContext, _ in
                     MHDCallbacks.completed(
                         core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(),
-                        requestContext: requestContext)
+                        connection: connection, requestContext: requestContext)
+                }, context,
+                { context, connection, _, code in
+                    MHDCallbacks.connectionChanged(
+                        core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(),
+                        connection: connection, opened: code == .CONNECTION_NOTIFY_STARTED)
+                }, context,
+                { context, uri, connection in
+                    MHDCallbacks.requestLine(
+                        core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(), uri: uri,
+                        connection: connection)
+                    return nil
                 }, context, items.baseAddress)
         }
         guard let started else {
+            core.watch.stop()
             Unmanaged<ServerCore>.fromOpaque(context).release()
             throw HTTPServerError(
                 description: "cannot listen on \(configuration.host):\(configuration.port) (address in use or invalid)")
@@ -72,22 +84,28 @@ public final class HTTPServer: Sendable {
     /// Requests whose handler is running or whose response is being sent.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
-    /// Stops accepting connections, lets requests in flight finish for up to `gracePeriod`,
-    /// then closes every connection. Returns false if handlers were still running at the
-    /// deadline; the daemon is then left running, since stopping it would free connections
-    /// those handlers still hold. Calling it again does nothing.
+    /// Drains and stops: stops accepting connections, answers every request from now on with
+    /// `Connection: close` (new requests on open connections get `503`), lets requests in flight
+    /// finish for up to `gracePeriod`, then closes every connection. Returns false if handlers
+    /// were still running at the deadline; the daemon is then left running, since stopping it
+    /// would free connections those handlers still hold. Calling it again does nothing.
     @discardableResult
-    public func shutdown(gracePeriod: Duration = .seconds(10)) -> Bool {
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async -> Bool {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return true }
+        core.draining.store(true, ordering: .releasing)
         let listener = MHD_quiesce_daemon(daemon.pointer)
         if listener >= 0 { close(listener) }
         let deadline = ContinuousClock.now + gracePeriod
+        // Polls with an async sleep: no thread of Swift's pool is blocked while requests drain.
         while core.inFlight.load(ordering: .acquiring) > 0 || core.running.load(ordering: .acquiring) > 0 {
-            if ContinuousClock.now >= deadline && core.running.load(ordering: .acquiring) > 0 { return false }
-            if ContinuousClock.now >= deadline { break }
-            usleep(2_000)
+            if ContinuousClock.now >= deadline {
+                if core.running.load(ordering: .acquiring) > 0 { return false }
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(5))
         }
         MHD_stop_daemon(daemon.pointer)
+        core.watch.stop()
         Unmanaged.passUnretained(core).release()
         return true
     }
@@ -103,17 +121,27 @@ struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// What the C callbacks need: the responder, the body limit and the in-flight counters.
+/// What the C callbacks need: the responder, the limits, the deadlines and the in-flight counters.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
-    let maxBodyBytes: Int
+    let limits: ServerConfiguration
+    let watch: ConnectionWatch
+    /// Set by `shutdown`: answers close their connections and new requests are refused.
+    let draining = Atomic<Bool>(false)
     /// Requests that have had their first callback and not yet their completion callback.
     let inFlight = Atomic<Int>(0)
     /// Handler tasks that have not yet resumed their connection.
     let running = Atomic<Int>(0)
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int) {
+    init(responder: any HTTPResponder, configuration: ServerConfiguration) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
+        self.limits = configuration
+        self.watch = ConnectionWatch(
+            headerTimeoutSeconds: configuration.headerTimeoutSeconds,
+            requestTimeoutSeconds: configuration.requestTimeoutSeconds,
+            idleTimeoutSeconds: configuration.idleTimeoutSeconds)
     }
+
+    func finishedRunning() { running.subtract(1, ordering: .releasing) }
+    func finishedRequest() { inFlight.subtract(1, ordering: .releasing) }
 }

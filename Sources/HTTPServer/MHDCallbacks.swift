@@ -1,34 +1,31 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// libmicrohttpd's callbacks. They run on the worker thread that owns the connection.
 enum MHDCallbacks {
     /// The access handler: called once when the headers are in, once per body chunk, and once more
     /// when the body is complete (and again after a resume).
     static func access(
         core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
-        data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
+        version: UnsafePointer<CChar>?, data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let pointer = requestContext.pointee else {
-            let state = begin(connection: connection, url: url, method: method)
-            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-            core.inFlight.add(1, ordering: .relaxed)
-            if let length = state.headers["Content-Length"].flatMap(Int.init), length > core.maxBodyBytes {
-                // Answer before reading the body; libmicrohttpd then closes the connection unread.
-                state.bodyTooLarge = true
-                return queue(tooLarge(core), on: connection)
-            }
-            return .YES
+            return begin(core: core, connection: connection, url: url, method: method, version: version,
+                requestContext: requestContext)
         }
         let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
 
         if size.pointee > 0 {
-            if state.bodyTooLarge {
+            if state.answered || state.bodyTooLarge {
                 // Discard what follows, but not forever: a body far past the limit closes the connection.
                 state.discardedBytes += size.pointee
-                if state.discardedBytes > 16 * core.maxBodyBytes { return .NO }
+                if state.discardedBytes > 16 * core.limits.maxBodyBytes { return .NO }
             } else if let data {
-                if state.body.count + size.pointee > core.maxBodyBytes {
+                if state.body.count + size.pointee > core.limits.maxBodyBytes {
                     // A chunked body crossed the limit: drop what we have and discard the rest.
                     state.bodyTooLarge = true
                     state.body = []
@@ -43,14 +40,17 @@ enum MHDCallbacks {
         }
 
         if let response = state.takeResponse() {
-            return queue(response, on: connection)
+            return queue(response, on: connection, core: core)
         }
+        if state.answered { return .YES }
         if state.bodyTooLarge {
-            return queue(tooLarge(core), on: connection)
+            state.answered = true
+            return queue(closing(tooLarge(core)), on: connection, core: core)
         }
         guard !state.dispatched else { return .YES }
         state.dispatched = true
-        let request = state.request
+        core.watch.processing(coordinatord_mhd_connection_fd(connection))
+        let request = state.request(trusting: core.limits.trustedProxies)
         let handle = ConnectionHandle(pointer: connection)
         core.running.add(1, ordering: .relaxed)
         MHD_suspend_connection(connection)
@@ -58,22 +58,89 @@ enum MHDCallbacks {
             let response = await core.responder.respond(to: request)
             state.deliver(response)
             MHD_resume_connection(handle.pointer)
-            core.running.subtract(1, ordering: .releasing)
+            core.finishedRunning()
         }
         return .YES
     }
 
+    /// The first call of a request: its headers are in, its body is not read yet. Requests that
+    /// must be refused are answered now, so that libmicrohttpd closes the connection unread.
+    private static func begin(
+        core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let state = makeState(core: core, connection: connection, url: url, method: method)
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        core.inFlight.add(1, ordering: .relaxed)
+        core.watch.headersReceived(coordinatord_mhd_connection_fd(connection))
+        let refusal: Problem?
+        if core.draining.load(ordering: .acquiring) {
+            refusal = Problem(status: 503, detail: "The server is shutting down; retry on another connection.")
+        } else if let problem = RequestScreening.problem(
+            version: version.map { String(cString: $0) } ?? "", headers: state.headers)
+        {
+            refusal = problem
+        } else if let length = state.headers["Content-Length"].flatMap(Int.init), length > core.limits.maxBodyBytes {
+            refusal = tooLarge(core)
+        } else {
+            refusal = nil
+        }
+        guard let refusal else { return .YES }
+        state.answered = true
+        return queue(closing(refusal), on: connection, core: core)
+    }
+
     /// The completion callback: the request is done (answered, or the client went away).
-    static func completed(core: ServerCore, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    static func completed(
+        core: ServerCore, connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) {
         guard let requestContext, let pointer = requestContext.pointee else { return }
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         requestContext.pointee = nil
-        core.inFlight.subtract(1, ordering: .releasing)
+        if let connection { core.watch.answered(coordinatord_mhd_connection_fd(connection)) }
+        core.finishedRequest()
     }
 
-    private static func begin(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?)
-        -> RequestState
-    {
+    /// A connection opened or closed.
+    static func connectionChanged(core: ServerCore, connection: OpaquePointer?, opened: Bool) {
+        guard let connection else { return }
+        let socket = coordinatord_mhd_connection_fd(connection)
+        if opened { core.watch.opened(socket) } else { core.watch.closed(socket) }
+    }
+
+    /// The request line is in (headers not yet parsed). libmicrohttpd stores each query argument
+    /// in the connection's fixed memory pool and stalls when it overflows, without calling the
+    /// access handler; so a request with too many arguments is answered here, on the socket,
+    /// and its connection shut down.
+    static func requestLine(core: ServerCore, uri: UnsafePointer<CChar>?, connection: OpaquePointer?) {
+        guard let uri, let connection else { return }
+        var arguments = 0
+        var inQuery = false
+        var pointer = uri
+        while pointer.pointee != 0 {
+            switch UInt8(bitPattern: pointer.pointee) {
+            case UInt8(ascii: "?") where !inQuery:
+                inQuery = true
+                arguments = 1
+            case UInt8(ascii: "&") where inQuery: arguments += 1
+            default: break
+            }
+            pointer += 1
+        }
+        guard arguments > core.limits.maxQueryArguments else { return }
+        let socket = coordinatord_mhd_connection_fd(connection)
+        guard socket >= 0 else { return }
+        let response = closing(
+            Problem(status: 400, detail: "The query has more than \(core.limits.maxQueryArguments) arguments."))
+        // The socket is idle on our side (libmicrohttpd is still reading), so one small send fits.
+        let bytes = response.serializedForRawSocket()
+        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
+    private static func makeState(
+        core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
+    ) -> RequestState {
         var address = [CChar](repeating: 0, count: 64)
         coordinatord_mhd_client_address(connection, &address, socklen_t(address.count))
         let state = RequestState(
@@ -98,11 +165,19 @@ enum MHDCallbacks {
         return state
     }
 
-    private static func tooLarge(_ core: ServerCore) -> HTTPResponse {
-        Problem(status: 413, detail: "The request body exceeds \(core.maxBodyBytes) bytes.").response
+    private static func tooLarge(_ core: ServerCore) -> Problem {
+        Problem(status: 413, detail: "The request body exceeds \(core.limits.maxBodyBytes) bytes.")
     }
 
-    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    /// The problem's response, closing the connection (what is left of the request is never read).
+    private static func closing(_ problem: Problem) -> HTTPResponse {
+        var response = problem.response
+        response.headers.set("Connection", "close")
+        return response
+    }
+
+    /// Queues `response`; once the server drains, every answer closes its connection.
+    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, core: ServerCore) -> MHD_Result {
         let mhdResponse = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
@@ -112,6 +187,19 @@ enum MHDCallbacks {
         for field in response.headers {
             MHD_add_response_header(mhdResponse, field.name, field.value)
         }
+        if core.draining.load(ordering: .acquiring) && response.headers["Connection"] == nil {
+            MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+}
+
+extension HTTPResponse {
+    /// The whole response as HTTP/1.1 bytes, for the one answer written past libmicrohttpd.
+    func serializedForRawSocket() -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        return Array(head.utf8) + body
     }
 }

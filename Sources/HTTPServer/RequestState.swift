@@ -17,6 +17,8 @@ final class RequestState: Sendable {
     /// Bytes thrown away after the body crossed the limit.
     nonisolated(unsafe) var discardedBytes = 0
     nonisolated(unsafe) var dispatched = false
+    /// A response was queued before the body was read (a refusal); the rest is discarded.
+    nonisolated(unsafe) var answered = false
     private let response = Mutex<HTTPResponse?>(nil)
 
     init(method: String, path: String, remoteAddress: String) {
@@ -25,9 +27,10 @@ final class RequestState: Sendable {
         self.remoteAddress = remoteAddress
     }
 
-    var request: HTTPRequest {
+    func request(trusting proxies: TrustedProxies) -> HTTPRequest {
         HTTPRequest(
-            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
+            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress,
+            clientAddress: proxies.clientAddress(peer: remoteAddress, forwardedFor: headers.values("X-Forwarded-For")))
     }
 
     func deliver(_ response: HTTPResponse) {

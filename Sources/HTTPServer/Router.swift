@@ -7,9 +7,12 @@ public protocol HTTPResponder: Sendable {
 ///
 /// Unknown paths get `404`, a known path with another method gets `405` with `Allow`;
 /// both as `application/problem+json`. A handler that throws a `Problem` answers with it;
-/// any other error becomes a `500` problem without details.
+/// any other error becomes a `500` problem without details, and is reported to
+/// `unexpectedError` (to be logged with its cause: the client never sees it).
 public struct Router: HTTPResponder {
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// Told of every error a handler threw that is not a `Problem`.
+    public typealias ErrorReporter = @Sendable (_ error: any Error, _ request: HTTPRequest) -> Void
 
     /// A registered route: its method and its pattern, as written.
     public struct Route: Sendable, Hashable {
@@ -22,6 +25,7 @@ public struct Router: HTTPResponder {
         public let route: Route?
         fileprivate let handler: Handler
         fileprivate let parameters: [String: String]
+        fileprivate let unexpectedError: ErrorReporter
 
         public func respond(to request: HTTPRequest) async -> HTTPResponse {
             var request = request
@@ -31,6 +35,7 @@ public struct Router: HTTPResponder {
             } catch let problem as Problem {
                 return problem.response
             } catch {
+                unexpectedError(error, request)
                 return Problem(status: 500, detail: "The server failed to answer this request.").response
             }
         }
@@ -48,8 +53,11 @@ public struct Router: HTTPResponder {
     }
 
     private var entries: [Entry] = []
+    private let unexpectedError: ErrorReporter
 
-    public init() {}
+    public init(unexpectedError: @escaping ErrorReporter = { _, _ in }) {
+        self.unexpectedError = unexpectedError
+    }
 
     /// Every registered route, in registration order.
     public var routes: [Route] { entries.map(\.route) }
@@ -73,7 +81,8 @@ public struct Router: HTTPResponder {
         for entry in entries {
             guard let parameters = Self.match(entry.segments, parts) else { continue }
             if entry.route.method == method || (method == "HEAD" && entry.route.method == "GET") {
-                return Resolution(route: entry.route, handler: entry.handler, parameters: parameters)
+                return Resolution(
+                    route: entry.route, handler: entry.handler, parameters: parameters, unexpectedError: unexpectedError)
             }
             allowed.append(entry.route.method)
         }
@@ -86,7 +95,7 @@ public struct Router: HTTPResponder {
                 status: 405, detail: "\(method) is not allowed on \(path).",
                 headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))
         }
-        return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:])
+        return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:], unexpectedError: unexpectedError)
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {

@@ -11,15 +11,24 @@ public struct ServerConfiguration: Sendable {
     public var perAddressConnectionLimit: Int
     /// Seconds a connection may sit idle before it is closed.
     public var idleTimeoutSeconds: Int
+    /// Seconds a new connection has to send complete request headers (slow clients are cut off).
+    public var headerTimeoutSeconds: Int
+    /// Seconds a request has to send its whole body once its headers are in.
+    public var requestTimeoutSeconds: Int
+    /// Query arguments a request may carry; more get `400` before the headers are parsed.
+    public var maxQueryArguments: Int
     /// Bytes of memory one connection may use for its headers and buffers (bounds the header size).
     public var connectionMemoryBytes: Int
+    /// Peers whose `X-Forwarded-For` names the client (the reverse proxies in front).
+    public var trustedProxies: TrustedProxies
     /// libmicrohttpd worker threads, each running its own epoll loop.
     public var threads: Int
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080, maxBodyBytes: Int = 64 * 1024,
-        connectionLimit: Int = 1024, perAddressConnectionLimit: Int = 256, idleTimeoutSeconds: Int = 30,
-        connectionMemoryBytes: Int = 32 * 1024, threads: Int = 2
+        connectionLimit: Int = 1024, perAddressConnectionLimit: Int = 64, idleTimeoutSeconds: Int = 30,
+        headerTimeoutSeconds: Int = 10, requestTimeoutSeconds: Int = 30, maxQueryArguments: Int = 64,
+        connectionMemoryBytes: Int = 32 * 1024, trustedProxies: TrustedProxies = TrustedProxies(), threads: Int = 2
     ) {
         self.host = host
         self.port = port
@@ -27,7 +36,11 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.headerTimeoutSeconds = headerTimeoutSeconds
+        self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.maxQueryArguments = maxQueryArguments
         self.connectionMemoryBytes = connectionMemoryBytes
+        self.trustedProxies = trustedProxies
         self.threads = threads
     }
 }

@@ -9,6 +9,8 @@ public struct Context {
     var finished: [(CoordinatorID, CoordinatorOutput)] = []
     /// Set when the signed-in user changed or a flow asked for it; the session rotates its token.
     var credentialsRotated = false
+    /// Users whose other sessions end when this event commits.
+    var endedSessionsOfUsers: Set<Int64> = []
 
     init(tree: NavigationTree, environment: Environment) {
         self.tree = tree
@@ -41,6 +43,12 @@ public struct Context {
     /// Asks for a new session token (after a password change).
     public mutating func rotateCredentials() {
         credentialsRotated = true
+    }
+
+    /// Ends every session of user `id` except this one, in the same commit as this event
+    /// (sign out everywhere; after a password change or an account deletion). Their tokens die.
+    public mutating func endOtherSessions(ofUser id: Int64) {
+        endedSessionsOfUsers.insert(id)
     }
 
     // MARK: Screens
@@ -197,7 +205,7 @@ public struct Context {
         defer { coordinatorID = caller }
         let result = try body(&coordinator, &self)
         tree.nodes[id]?.coordinator = coordinator
-        tree.nodes[id]?.refreshEncodedState(previous: previous)
+        try tree.nodes[id]?.refreshEncodedState(previous: previous)
         return result
     }
 

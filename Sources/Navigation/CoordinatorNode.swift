@@ -20,23 +20,25 @@ struct CoordinatorNode: Sendable {
     var typeName: String { type(of: coordinator).typeName }
 
     /// Re-encodes the state if `coordinator` changed since `previous` (or was never encoded).
-    mutating func refreshEncodedState(previous: (any Coordinator)?) {
+    mutating func refreshEncodedState(previous: (any Coordinator)?) throws {
         if encodedState != nil, let previous, coordinator.isEqual(to: previous) { return }
-        encodedState = Self.encode(coordinator)
+        encodedState = try Self.encode(coordinator)
     }
 
-    static func encode(_ coordinator: any Coordinator) -> [UInt8] {
+    /// A coordinator that fails to encode is a bug in that flow: it fails the event that made
+    /// it (a `500` for that request), never the process.
+    static func encode(_ coordinator: any Coordinator) throws -> [UInt8] {
         struct Box: Encodable {
             let value: any Coordinator
             func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        // Coordinators are Codable by contract; failing here is a programming error in a flow.
-        guard let data = try? encoder.encode(Box(value: coordinator)) else {
-            preconditionFailure("\(type(of: coordinator)) failed to encode")
+        do {
+            return Array(try encoder.encode(Box(value: coordinator)))
+        } catch {
+            throw NavigationError("\(type(of: coordinator)) failed to encode: \(error)")
         }
-        return Array(data)
     }
 }
 
@@ -73,7 +75,7 @@ extension CoordinatorNode: Codable {
             throw SnapshotError.schemaChanged(typeName, stored: version, current: type.schemaVersion)
         }
         coordinator = try type.init(from: container.superDecoder(forKey: .state))
-        encodedState = Self.encode(coordinator)
+        encodedState = try Self.encode(coordinator)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -93,7 +95,7 @@ extension CoordinatorNode: Codable {
 extension CoordinatorNode {
     /// This node as the snapshot stores it (the keys `Codable` decodes), its state spliced in
     /// from `encodedState`.
-    func writeSnapshot(to output: inout [UInt8]) {
+    func writeSnapshot(to output: inout [UInt8]) throws {
         output.append(contentsOf: #"{"children":{"#.utf8)
         for (index, key) in children.keys.sorted().enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -109,7 +111,7 @@ extension CoordinatorNode {
         JSONValue.string(key).write(to: &output)
         if let parent { output.append(contentsOf: #","parent":\#(parent)"#.utf8) }
         output.append(contentsOf: #","shown":\#(hasShownScreens),"state":"#.utf8)
-        output.append(contentsOf: encodedState ?? Self.encode(coordinator))
+        output.append(contentsOf: try encodedState ?? Self.encode(coordinator))
         output.append(contentsOf: #","type":"#.utf8)
         JSONValue.string(typeName).write(to: &output)
         output.append(contentsOf: #","version":\#(type(of: coordinator).schemaVersion)}"#.utf8)

@@ -9,19 +9,37 @@ public enum FieldType: String, Sendable, Codable {
     case array
 }
 
+/// Which characters a string field accepts.
+public enum TextRule: String, Sendable, Hashable, Codable {
+    /// Free text: anything but control characters (tab and line breaks are allowed).
+    case text
+    /// Something people compare and see (an e-mail, a name): no control, invisible or
+    /// bidirectional-control characters, which would let two values look alike.
+    case identifier
+    /// A password: any character counts (NIST SP 800-63B), it is never shown or compared.
+    case secret
+}
+
 /// A named, typed field of a screen's props or of an event's payload.
 public struct FieldDeclaration: Sendable, Hashable, Codable {
     public let name: String
     public let type: FieldType
     public let optional: Bool
+    /// For strings: which characters the field accepts.
+    public let text: TextRule
 
-    public init(_ name: String, _ type: FieldType, optional: Bool = false) {
+    public init(_ name: String, _ type: FieldType, optional: Bool = false, text: TextRule? = nil) {
         self.name = name
         self.type = type
         self.optional = optional
+        self.text = text ?? (type == .password ? .secret : .text)
     }
 
     public static func string(_ name: String, optional: Bool = false) -> Self { Self(name, .string, optional: optional) }
+    /// A string that identifies something to people: an e-mail address, a display name.
+    public static func identifier(_ name: String, optional: Bool = false) -> Self {
+        Self(name, .string, optional: optional, text: .identifier)
+    }
     public static func password(_ name: String) -> Self { Self(name, .password) }
     public static func integer(_ name: String, optional: Bool = false) -> Self { Self(name, .integer, optional: optional) }
     public static func boolean(_ name: String, optional: Bool = false) -> Self { Self(name, .boolean, optional: optional) }

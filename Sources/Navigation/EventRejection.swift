@@ -8,6 +8,8 @@ public enum EventRejection: Error, Sendable, Hashable {
     case invalidPayload([FieldError])
     /// No coordinator on the chain from the screen's owner to the root handled the event.
     case unhandled(event: String)
+    /// Applying the event would grow the session past a limit (`NavigationLimits`).
+    case sessionLimit(String)
 
     /// A sentence for the `detail` of a problem.
     public var detail: String {
@@ -20,6 +22,8 @@ public enum EventRejection: Error, Sendable, Hashable {
             "The payload is invalid: " + errors.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + "."
         case .unhandled(let event):
             "No coordinator handled \"\(event)\"."
+        case .sessionLimit(let limit):
+            "The session has reached its limit: \(limit). Go back or close something first."
         }
     }
 
@@ -31,6 +35,7 @@ public enum EventRejection: Error, Sendable, Hashable {
             [FieldError(field: "event", message: "\"\(event)\" is not accepted; accepted: \(accepted.joined(separator: ", "))")]
         case .unhandled(let event): [FieldError(field: "event", message: "\"\(event)\" was not handled")]
         case .notTopScreen: [FieldError(field: "screen", message: "is not the top screen")]
+        case .sessionLimit(let limit): [FieldError(field: "event", message: "would exceed \(limit)")]
         }
     }
 }

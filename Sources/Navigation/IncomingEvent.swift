@@ -27,4 +27,6 @@ public enum SystemEvent {
 public struct EventOutcome: Sendable, Hashable {
     /// The session's token must rotate: the user signed in or out, or changed their password.
     public let credentialsRotated: Bool
+    /// Users whose other sessions must end with this event's commit (`Context.endOtherSessions`).
+    public let endedSessionsOfUsers: Set<Int64>
 }

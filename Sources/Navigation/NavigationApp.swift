@@ -1,18 +1,27 @@
 /// A navigation app: its screens, its coordinator types and how to make the root coordinator.
 /// It starts sessions' trees and applies events to them; the trees themselves are plain values.
 public struct NavigationApp: Sendable {
+    /// Decides, for each event of a signed-in session, whether its user still exists in the
+    /// app's store. A snapshot is not trusted on who is signed in: a user deleted meanwhile
+    /// signs the session out instead of letting it act as them.
+    public typealias UserCheck = @Sendable (SessionUser, Environment) throws -> Bool
+
     public let screens: [String: ScreenDefinition]
     public let registry: CoordinatorRegistry
+    public let limits: NavigationLimits
     let makeRoot: @Sendable (Platform) -> any Coordinator
+    let userExists: UserCheck?
 
     /// - Parameters:
     ///   - screens: every screen type a coordinator may show.
     ///   - coordinators: every coordinator type, so that snapshots can name them.
+    ///   - limits: how large one session's tree may grow.
+    ///   - userExists: checks the signed-in user against the app's store before each event.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator);
     ///     its `start` picks the first flow from the session (signed in or not, platform).
     public init(
-        screens: [ScreenDefinition], coordinators: [any Coordinator.Type],
-        root: @escaping @Sendable (Platform) -> any Coordinator
+        screens: [ScreenDefinition], coordinators: [any Coordinator.Type], limits: NavigationLimits = NavigationLimits(),
+        userExists: UserCheck? = nil, root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
         let names = Set(SystemEvent.all.map(\.name))
         for screen in screens {
@@ -20,12 +29,24 @@ public struct NavigationApp: Sendable {
         }
         self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.registry = CoordinatorRegistry(coordinators)
+        self.limits = limits
+        self.userExists = userExists
         self.makeRoot = root
     }
 
     /// A new session's tree: the root coordinator started for `platform` and `user`.
-    public func start(platform: Platform, user: SessionUser? = nil, environment: Environment) throws -> NavigationTree {
+    /// Starting over an existing session (`continuing`) keeps its id counters, so that no
+    /// screen, layer or coordinator id is ever reused within the session.
+    public func start(
+        platform: Platform, user: SessionUser? = nil, continuing previous: NavigationTree? = nil,
+        environment: Environment
+    ) throws -> NavigationTree {
         var tree = NavigationTree(platform: platform, user: user)
+        if let previous {
+            tree.nextScreen = previous.nextScreen
+            tree.nextCoordinator = previous.nextCoordinator
+            tree.nextLayer = previous.nextLayer
+        }
         let root = makeRoot(platform)
         tree.rootID = tree.nextCoordinator
         tree.nextCoordinator += 1
@@ -39,11 +60,16 @@ public struct NavigationApp: Sendable {
     }
 
     /// Applies `event` to `tree`. On any error (a rejection, or an error thrown by a coordinator
-    /// or its environment) `tree` is left exactly as it was.
+    /// or its environment) `tree` is left exactly as it was. If the signed-in user no longer
+    /// exists (`userExists`), the event is not applied: the session starts over signed out.
     @discardableResult
     public func apply(_ event: IncomingEvent, to tree: inout NavigationTree, environment: Environment) throws
         -> EventOutcome
     {
+        if let user = tree.user, let userExists, try !userExists(user, environment) {
+            tree = try start(platform: tree.platform, continuing: tree, environment: environment)
+            return EventOutcome(credentialsRotated: true, endedSessionsOfUsers: [])
+        }
         guard let top = tree.top, event.screen == top.id else {
             throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
         }
@@ -67,8 +93,10 @@ public struct NavigationApp: Sendable {
         }
         try settle(&context)
         try revealed(since: tree, &context)
+        try limits.check(context.tree)
         tree = context.tree
-        return EventOutcome(credentialsRotated: context.credentialsRotated)
+        return EventOutcome(
+            credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers)
     }
 
     /// The events the top screen accepts now: its declared ones, then the system events that apply.

@@ -32,6 +32,8 @@ public struct Payload: Sendable, Hashable {
             }
             if !Self.value(value, matches: field.type) {
                 errors.append(FieldError(field: field.name, message: "must be \(Self.describe(field.type))"))
+            } else if let text = value.stringValue, let message = field.text.violation(in: text) {
+                errors.append(FieldError(field: field.name, message: message))
             }
         }
         let declared = Set(declaration.fields.map(\.name))

@@ -49,13 +49,13 @@ extension NavigationApp {
     /// Encodes `tree` as a versioned JSON document (the shape `SnapshotDocument` decodes).
     /// Written by hand over `JSONValue`, splicing in each coordinator's cached encoding,
     /// because it runs for every event inside the database writer.
-    public func snapshot(_ tree: NavigationTree) -> [UInt8] {
+    public func snapshot(_ tree: NavigationTree) throws -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
         output.append(contentsOf: #"{"coordinators":["#.utf8)
         for (index, node) in tree.nodes.values.sorted(by: { $0.id < $1.id }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            node.writeSnapshot(to: &output)
+            try node.writeSnapshot(to: &output)
         }
         output.append(contentsOf: #"],"format":\#(SnapshotDocument.currentFormat),"layers":["#.utf8)
         for (index, layer) in tree.layers.enumerated() {

@@ -1,38 +1,55 @@
 import Foundation
 
-/// The store as the service uses it: the schema migrated, one writer, a pool of readers.
+/// The store as the service uses it: the schema migrated, one writer, a pool of readers, and
+/// the file locked against a second server process.
 public final class Database: Sendable {
     public let path: String
     public let writer: Writer
     public let readers: ReaderPool
-    /// The inode of the file opened, to notice the file being deleted or replaced.
-    private let fileNumber: UInt64?
+    public let file: DatabaseFile
 
-    /// Opens `path`, applies `migrations` (refusing a database from a newer build), and
-    /// starts the writer and the readers.
+    /// Opens `path`, locks it for this process (throwing `DatabaseInUse` if another serves it),
+    /// applies `migrations` (refusing a database from a newer build), and starts the writer and
+    /// the readers.
     public init(path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil) throws {
         let connection = try Connection(path: path)
+        let file = try DatabaseFile(lockingExisting: path)
         try Migrator(migrations: migrations).migrate(connection)
+        // Store bookkeeping like `schema_migrations`: the health probe writes here and rolls back.
+        try connection.execute("CREATE TABLE IF NOT EXISTS health_probe (payload BLOB)")
         self.path = path
-        self.writer = try Writer(path: path, maxPageCount: maxPageCount)
+        self.file = file
+        self.writer = try Writer(path: path, file: file, maxPageCount: maxPageCount)
         self.readers = try ReaderPool(path: path, count: readerCount)
-        self.fileNumber = Self.fileNumber(of: path)
-    }
-
-    private static func fileNumber(of path: String) -> UInt64? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? UInt64
     }
 
     /// Flushes and stops the writer.
-    public func close() {
-        writer.close()
+    public func close() async {
+        await writer.close()
     }
 
-    /// True when a reader can run a query and the file is still where it was opened: a server
-    /// whose file was deleted or replaced writes to a file nobody will open again.
-    public func isHealthy() async -> Bool {
-        guard (try? await readers.read({ try $0.queryFirst("SELECT 1") { $0.int(0) } })) == 1 else { return false }
-        guard let fileNumber else { return true }
-        return Self.fileNumber(of: path) == fileNumber
+    /// Why the database cannot serve now, or nil when it can: a reader answers, the file is the
+    /// one opened, its file system takes writes, and a write that needs new pages goes through
+    /// the writer (it is rolled back, so probing leaves nothing behind).
+    public func healthProblem() async -> String? {
+        guard (try? await readers.read({ try $0.queryFirst("SELECT 1") { $0.int(0) } })) == 1 else {
+            return "the database does not answer reads"
+        }
+        guard file.isStillInPlace else { return "the database file was deleted or replaced" }
+        guard !file.fileSystemRefusesWrites else { return "the database's file system is read-only or full" }
+        do {
+            try await writer.write { connection in
+                try connection.run("INSERT INTO health_probe (payload) VALUES (zeroblob(8192))")
+                throw ProbeDone()
+            }
+        } catch is ProbeDone {
+            return nil
+        } catch {
+            return "the database does not take writes: \(error)"
+        }
+        return nil
     }
 }
+
+/// Thrown by the health probe's write so that the writer rolls it back.
+private struct ProbeDone: Error {}

@@ -19,6 +19,10 @@ public struct Migrator: Sendable {
                 applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
             )
             """)
+        // SQLite's procedure for rebuilding a table: foreign keys off while migrating (a DROP
+        // would otherwise cascade), every reference checked before each migration commits.
+        try connection.execute("PRAGMA foreign_keys=OFF")
+        defer { try? connection.execute("PRAGMA foreign_keys=ON") }
         var applied: [Migration] = []
         for migration in migrations {
             // Each check-and-apply runs in one write transaction, so two processes racing
@@ -28,6 +32,11 @@ public struct Migrator: Sendable {
                 try self.refuseUnknown(recorded)
                 guard recorded[migration.version] == nil else { return false }
                 try connection.execute(migration.sql)
+                let broken = try connection.query("PRAGMA foreign_key_check") { $0.string(0) }
+                guard broken.isEmpty else {
+                    throw MigrationError(
+                        description: "migration \(migration.version)_\(migration.name) breaks foreign keys of \(broken)")
+                }
                 try connection.run(
                     "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
                     [.int(migration.version), .text(migration.name)])

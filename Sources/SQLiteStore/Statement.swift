@@ -37,7 +37,11 @@ public final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
             case .real(let real): code = sqlite3_bind_double(handle, index, real)
-            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, coordinatord_sqlite_transient())
+            case .text(let text):
+                // Bound by its byte length: text may hold NUL bytes, which a C string would cut short.
+                code = text.withCString {
+                    sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), coordinatord_sqlite_transient())
+                }
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes {
                     sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), coordinatord_sqlite_transient())

@@ -49,9 +49,19 @@ final class WriteQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    var statistics: (batches: Int, writes: Int) {
+    var statistics: WriterStatistics {
         condition.lock()
         defer { condition.unlock() }
-        return (batches, writes)
+        return WriterStatistics(batches: batches, writes: writes, pending: jobs.count)
     }
+}
+
+/// What the writer has done so far.
+public struct WriterStatistics: Sendable, Equatable {
+    /// Transactions committed.
+    public let batches: Int
+    /// Writes committed (each in its own savepoint of a batch).
+    public let writes: Int
+    /// Writes queued and not yet taken by the writer thread.
+    public let pending: Int
 }

@@ -7,21 +7,23 @@ import Foundation
 /// back and only it gets the error. The callers of a batch are answered after the batch's
 /// `COMMIT` returns (with `synchronous=FULL`, after the fsync), so one fsync serves them all;
 /// if the commit fails, every caller of the batch gets the error and nothing of theirs is kept.
+/// After each commit the file is checked to be the one opened (`DatabaseFile`): a batch committed
+/// to a deleted or replaced file is reported as failed, never acknowledged.
 /// Work runs on the writer thread and must not wait for anything slow.
 public final class Writer: Sendable {
     private let queue = WriteQueue()
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Completion()
 
     /// Opens the write connection for `path` and starts the writer thread.
     /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
-    public init(path: String, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
+    public init(path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
         let writeConnection = try Connection(path: path)
         if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
         let connection = OwnedConnection(connection: writeConnection)
         let queue = self.queue
         let done = self.done
         let thread = Thread {
-            Writer.run(connection.connection, queue: queue, maxBatch: maxBatch)
+            Writer.run(connection.connection, file: file, queue: queue, maxBatch: maxBatch)
             connection.close()
             done.signal()
         }
@@ -38,14 +40,15 @@ public final class Writer: Sendable {
     }
 
     /// Commits what is queued, stops the thread and closes the connection. Later writes fail.
-    public func close() {
-        if queue.close() { done.wait() }
+    public func close() async {
+        _ = queue.close()
+        await done.wait()
     }
 
-    /// Batches committed and writes done, for the benchmark and metrics.
-    public var statistics: (batches: Int, writes: Int) { queue.statistics }
+    /// Batches committed, writes done and writes waiting, for the benchmark, metrics and tests.
+    public var statistics: WriterStatistics { queue.statistics }
 
-    private static func run(_ connection: Connection, queue: WriteQueue, maxBatch: Int) {
+    private static func run(_ connection: Connection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int) {
         while let batch = queue.take(max: maxBatch) {
             do {
                 // Prepared once and reused: these run for every write.
@@ -57,6 +60,7 @@ public final class Writer: Sendable {
                     try connection.run("RELEASE write")
                 }
                 try connection.run("COMMIT")
+                if let file, !file.isStillInPlace { throw DatabaseFileReplaced(path: file.path) }
             } catch {
                 try? connection.execute("ROLLBACK")
                 for job in batch { job.complete(failure: error) }

@@ -8,5 +8,6 @@ public enum SampleApp {
             AppCoordinator.self, AuthCoordinator.self, RegistrationCoordinator.self, TabletRegistrationCoordinator.self,
             MainCoordinator.self, HomeCoordinator.self, ProfileCoordinator.self, SettingsCoordinator.self,
         ],
+        userExists: { user, environment in try environment.require(AppModels.self).users.find(id: user.id) != nil },
         root: { _ in AppCoordinator() })
 }

@@ -8,24 +8,24 @@ public enum Screens {
     public static let login = ScreenDefinition(
         "login", summary: "Sign in with e-mail and password.",
         props: [.string("email"), .string("error", optional: true)],
-        events: [EventDeclaration("submit", [.string("email"), .password("password")]), EventDeclaration("signUp")])
+        events: [EventDeclaration("submit", [.identifier("email"), .password("password")]), EventDeclaration("signUp")])
 
     // Registration, phone and web: three steps with a draft.
     public static let signUpEmail = ScreenDefinition(
         "signUp.email", summary: "Registration step 1: e-mail.", props: [.string("email"), .string("error", optional: true)],
-        events: [EventDeclaration("next", [.string("email")])])
+        events: [EventDeclaration("next", [.identifier("email")])])
     public static let signUpPassword = ScreenDefinition(
         "signUp.password", summary: "Registration step 2: a password of 15 to 128 characters.",
         props: [.string("error", optional: true)], events: [EventDeclaration("next", [.password("password")])])
     public static let signUpProfile = ScreenDefinition(
         "signUp.profile", summary: "Registration step 3: display name.",
         props: [.string("displayName"), .string("error", optional: true)],
-        events: [EventDeclaration("finish", [.string("displayName")])])
+        events: [EventDeclaration("finish", [.identifier("displayName")])])
     // Registration, tablet: one form.
     public static let signUpForm = ScreenDefinition(
         "signUp.form", summary: "Registration in one form (tablet).",
         props: [.string("email"), .string("displayName"), .string("error", optional: true)],
-        events: [EventDeclaration("submit", [.string("email"), .password("password"), .string("displayName")])])
+        events: [EventDeclaration("submit", [.identifier("email"), .password("password"), .identifier("displayName")])])
 
     // Main: home tab
     public static let timeline = ScreenDefinition(
@@ -51,7 +51,7 @@ public enum Screens {
         events: [EventDeclaration("edit"), EventDeclaration("openSettings")])
     public static let editProfile = ScreenDefinition(
         "editProfile", summary: "Change the display name.", props: [.string("displayName"), .string("error", optional: true)],
-        events: [EventDeclaration("save", [.string("displayName")])])
+        events: [EventDeclaration("save", [.identifier("displayName")])])
 
     // Settings flow, presented modally
     public static let settings = ScreenDefinition(

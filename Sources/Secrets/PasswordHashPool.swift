@@ -3,21 +3,24 @@ import Foundation
 
 /// Runs password hashing on a fixed number of dedicated threads at a lower scheduling priority,
 /// so a burst of sign-ins occupies at most `concurrency` threads, yields the CPU to requests and
-/// the writer, and cannot starve them.
+/// the writer, and cannot starve them. At most `maxQueued` jobs wait; past that a caller is
+/// refused at once with `PasswordPoolBusy` (the service answers `503` with `Retry-After`), so a
+/// flood of registrations cannot push everyone's sign-in back by seconds.
 public final class PasswordHashPool: Sendable {
     public let hasher: PasswordHasher
-    private let queue = HashQueue()
+    private let queue: HashQueue
 
     /// Niceness of the hashing threads: they get about a quarter of a core's share when it is contended.
     static let niceness: Int32 = 5
 
-    public init(hasher: PasswordHasher = .owaspMinimum, concurrency: Int = 1) {
+    public init(hasher: PasswordHasher = .owaspMinimum, concurrency: Int = 1, maxQueued: Int = 32) {
         self.hasher = hasher
+        self.queue = HashQueue(maxQueued: max(0, maxQueued))
         for index in 0..<max(1, concurrency) {
             let queue = self.queue
             let thread = Thread {
                 _ = coordinatord_lower_thread_priority(Self.niceness)
-                while let job = queue.take() { job() }
+                while let job = queue.take() { job.run() }
             }
             thread.name = "password-hash-\(index)"
             thread.start()
@@ -35,43 +38,123 @@ public final class PasswordHashPool: Sendable {
     }
 
     /// Verifies `password` against `encodedHash` off the caller's thread.
-    public func verify(_ password: String, against encodedHash: String) async -> Bool {
+    public func verify(_ password: String, against encodedHash: String) async throws -> Bool {
         let hasher = self.hasher
-        return (try? await run { hasher.verify(password, against: encodedHash) }) ?? false
+        return try await run { hasher.verify(password, against: encodedHash) }
     }
+
+    /// Refuses new work and fails every job still waiting, so that no caller waits for ever.
+    public func close() {
+        queue.close()
+    }
+
+    /// Jobs waiting, jobs refused so far, and the time jobs waited, for metrics.
+    public var statistics: PasswordPoolStatistics { queue.statistics }
+
+    /// Holds the waiting jobs until `resume` (a running one finishes). Tests use it to keep a
+    /// request deterministically in flight; a server never calls it.
+    public func pause() { queue.setPaused(true) }
+
+    /// Lets the hashing threads take jobs again.
+    public func resume() { queue.setPaused(false) }
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.push { continuation.resume(with: Result { try work() }) }
+            queue.push(
+                HashJob(
+                    run: { continuation.resume(with: Result { try work() }) },
+                    fail: { continuation.resume(throwing: $0) }))
         }
     }
+}
+
+/// The password pool is full (or closed): the caller should retry after a short while.
+public struct PasswordPoolBusy: Error, CustomStringConvertible, Sendable {
+    public let retryAfterSeconds: Int
+    public var description: String { "too many password checks are waiting" }
+}
+
+/// What the password pool has done so far.
+public struct PasswordPoolStatistics: Sendable, Equatable {
+    /// Jobs waiting for a hashing thread now.
+    public let waiting: Int
+    /// Jobs taken by a hashing thread so far.
+    public let started: Int
+    /// Jobs refused because the queue was full or closed.
+    public let refused: Int
+    /// Seconds the started jobs spent waiting, summed.
+    public let waitSeconds: Double
+}
+
+/// One job: its work, and how to fail it without running it.
+private struct HashJob: Sendable {
+    let run: @Sendable () -> Void
+    let fail: @Sendable (any Error) -> Void
+    let queuedAt = ContinuousClock.now
 }
 
 /// Jobs for the hashing threads, first in first out. Every field is guarded by `condition`'s lock.
 private final class HashQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
+    private let maxQueued: Int
+    private var jobs: [HashJob] = []
     private var closed = false
+    private var paused = false
+    private var started = 0
+    private var refused = 0
+    private var waited = Duration.zero
 
-    func push(_ job: @escaping @Sendable () -> Void) {
+    init(maxQueued: Int) {
+        self.maxQueued = maxQueued
+    }
+
+    func push(_ job: HashJob) {
         condition.lock()
+        guard !closed, jobs.count < maxQueued else {
+            refused += 1
+            condition.unlock()
+            job.fail(PasswordPoolBusy(retryAfterSeconds: 1))
+            return
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
     }
 
     /// The next job, waiting for one; nil once closed.
-    func take() -> (@Sendable () -> Void)? {
+    func take() -> HashJob? {
         condition.lock()
         defer { condition.unlock() }
-        while jobs.isEmpty && !closed { condition.wait() }
-        return closed ? nil : jobs.removeFirst()
+        while (jobs.isEmpty || paused) && !closed { condition.wait() }
+        guard !closed else { return nil }
+        let job = jobs.removeFirst()
+        started += 1
+        waited += job.queuedAt.duration(to: .now)
+        return job
     }
 
     func close() {
         condition.lock()
         closed = true
+        let abandoned = jobs
+        jobs = []
+        refused += abandoned.count
         condition.broadcast()
         condition.unlock()
+        for job in abandoned { job.fail(PasswordPoolBusy(retryAfterSeconds: 1)) }
+    }
+
+    func setPaused(_ value: Bool) {
+        condition.lock()
+        paused = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var statistics: PasswordPoolStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+        return PasswordPoolStatistics(waiting: jobs.count, started: started, refused: refused, waitSeconds: seconds)
     }
 }

@@ -41,7 +41,7 @@ public struct PreparedPasswords: Sendable {
     public mutating func perform(_ work: PasswordWork, on pool: PasswordHashPool) async throws {
         switch work {
         case .hash(let password): hashes[password] = try await pool.hash(password)
-        case .verify(let password, let encodedHash): verdicts[work] = await pool.verify(password, against: encodedHash)
+        case .verify(let password, let encodedHash): verdicts[work] = try await pool.verify(password, against: encodedHash)
         }
     }
 }

@@ -3,6 +3,8 @@ import Synchronization
 
 /// A session held in memory: its tree and the facts that authenticate and version it.
 /// `lock` orders its events; `state` is read by anyone and written only under `lock`.
+/// `pins` counts the requests using it: a pinned session is never evicted, so two requests
+/// never hold two copies of one session.
 final class ResidentSession: Sendable {
     struct State: Sendable {
         var tree: NavigationTree
@@ -14,6 +16,9 @@ final class ResidentSession: Sendable {
         var lastUsed: UInt64
         /// `expiresAt` moved in memory (a read) and is not yet stored.
         var touched = false
+        /// This copy left memory (its store row changed underneath, or the session ended):
+        /// whoever gets its lock afterwards must load the session again.
+        var retired = false
 
         /// A session as it is stored now.
         init(tree: NavigationTree, version: Int, tokenHash: [UInt8], expiresAt: Int64) {
@@ -28,6 +33,8 @@ final class ResidentSession: Sendable {
 
     let id: String
     let lock = AsyncFIFOLock()
+    /// Raised by the cache (under its lock) when it hands the session out, lowered by `release`.
+    let pins = Atomic<Int>(0)
     private let state: Mutex<State>
 
     init(id: String, state: State) {
@@ -40,4 +47,12 @@ final class ResidentSession: Sendable {
     func update(_ body: (inout State) -> Void) {
         state.withLock { body(&$0) }
     }
+
+    /// The request that the cache handed this session to is done with it.
+    func release() {
+        pins.subtract(1, ordering: .releasing)
+    }
+
+    /// True while some request uses it or waits for its lock.
+    var isInUse: Bool { pins.load(ordering: .acquiring) > 0 || lock.isBusy }
 }

@@ -12,15 +12,25 @@ public struct SessionConfiguration: Sendable {
     public var instance: String
     /// Seconds an answer to an `Idempotency-Key` is kept for replay.
     public var idempotencyRetentionSeconds: Int64
+    /// Answers kept per session for replay; past it the oldest go first.
+    public var maxIdempotencyKeysPerSession: Int
+    /// Bytes a session's snapshot may take; an event that would grow it past that gets `422`.
+    public var maxSnapshotBytes: Int
+    /// The time sessions expire by.
+    public var clock: ServiceClock
 
     public init(
         idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000, instance: String = "",
-        idempotencyRetentionSeconds: Int64 = 24 * 3600
+        idempotencyRetentionSeconds: Int64 = 24 * 3600, maxIdempotencyKeysPerSession: Int = 64,
+        maxSnapshotBytes: Int = 128 * 1024, clock: ServiceClock = .system
     ) {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxResidentSessions = maxResidentSessions
         self.instance = instance
         self.idempotencyRetentionSeconds = idempotencyRetentionSeconds
+        self.maxIdempotencyKeysPerSession = maxIdempotencyKeysPerSession
+        self.maxSnapshotBytes = maxSnapshotBytes
+        self.clock = clock
     }
 }
 

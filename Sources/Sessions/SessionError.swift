@@ -19,3 +19,32 @@ enum SessionError: Error {
     /// 503: storage failed; nothing changed.
     case storageUnavailable(String)
 }
+
+extension SessionError {
+    /// The label this refusal is counted under in `/metrics`.
+    var reason: String {
+        switch self {
+        case .unauthorized: "unauthorized"
+        case .notFound: "not_found"
+        case .staleScreen: "stale_screen"
+        case .versionMismatch: "version_mismatch"
+        case .throttled: "throttled"
+        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .idempotencyKeyInFlight: "idempotency_key_in_flight"
+        case .storageUnavailable: "storage_unavailable"
+        }
+    }
+}
+
+extension EventRejection {
+    /// The label this rejection is counted under in `/metrics`.
+    var reason: String {
+        switch self {
+        case .notTopScreen: "stale_screen"
+        case .undeclaredEvent: "undeclared_event"
+        case .invalidPayload: "invalid_payload"
+        case .unhandled: "unhandled"
+        case .sessionLimit: "session_limit"
+        }
+    }
+}

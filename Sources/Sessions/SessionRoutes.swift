@@ -15,34 +15,35 @@ public struct SessionRoutes: Sendable {
         let service = self.service
         router.post("/v1/sessions") { request in try await Self.create(request, service) }
         router.get("/v1/sessions/{id}") { request in
-            try await Self.guarded {
-                let session = try await Self.session(of: request, service)
+            try await Self.withSession(request, service) { session in
                 let (state, version) = service.state(of: session)
                 return .json(bytes: state, headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
             }
         }
         router.post("/v1/sessions/{id}/events") { request in try await Self.postEvent(request, service) }
         router.delete("/v1/sessions/{id}") { request in
-            try await Self.guarded {
-                let session = try await Self.session(of: request, service)
+            try await Self.withSession(request, service) { session in
                 try await service.delete(session)
                 return HTTPResponse(status: 204)
             }
         }
         router.get("/v1/sessions/{id}/tree") { request in
-            try await Self.guarded {
-                let session = try await Self.session(of: request, service)
-                return .json(bytes: service.tree(of: session).serialized())
+            try await Self.withSession(request, service) { session in
+                .json(bytes: service.tree(of: session).serialized())
             }
         }
         let catalog = service.app.catalog().serialized()
         router.get("/v1/screens") { _ in .json(bytes: catalog) }
     }
 
-    /// The session the path names, authenticated by the request's bearer token.
-    private static func session(of request: HTTPRequest, _ service: SessionService) async throws -> ResidentSession {
-        // The router only calls these handlers for patterns with an `{id}` segment.
-        try await service.authenticate(id: request.pathParameters["id"] ?? "", token: request.bearerToken)
+    /// Runs `body` with the session the path names, authenticated by the request's bearer token.
+    private static func withSession(
+        _ request: HTTPRequest, _ service: SessionService, _ body: (ResidentSession) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        try await guarded {
+            // The router only calls these handlers for patterns with an `{id}` segment.
+            try await service.withSession(id: request.pathParameters["id"] ?? "", token: request.bearerToken, body)
+        }
     }
 
     private static func create(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
@@ -50,7 +51,7 @@ public struct SessionRoutes: Sendable {
             var platform = Platform.phone
             if !request.body.isEmpty {
                 let body = try request.jsonObject()
-                if let value = body["platform"], value != .null {
+                if let value = body["platform"] {
                     guard let name = value.stringValue, let chosen = Platform(rawValue: name) else {
                         throw Problem.unprocessable(
                             "platform must be one of: phone, tablet, web.",
@@ -59,7 +60,7 @@ public struct SessionRoutes: Sendable {
                     platform = chosen
                 }
             }
-            let created = try await service.create(platform: platform, clientAddress: request.remoteAddress)
+            let created = try await service.create(platform: platform, clientAddress: request.clientAddress)
             // {"session":<state>,"token":"..."}, with the state's bytes as rendered.
             let body = Array(#"{"session":"#.utf8) + created.state + Array(#","token":"#.utf8)
                 + JSONValue.string(created.token).serialized() + Array("}".utf8)
@@ -89,7 +90,7 @@ public struct SessionRoutes: Sendable {
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
                     ifMatch: request.headers["If-Match"].flatMap(Self.precondition(fromIfMatch:)),
                     idempotencyKey: key, requestHash: Tokens.sha256(bytes: request.body),
-                    clientAddress: request.remoteAddress))
+                    clientAddress: request.clientAddress))
             return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
         }
     }
@@ -113,6 +114,10 @@ public struct SessionRoutes: Sendable {
             throw rejection.problem
         } catch let throttled as EventThrottled {
             throw SessionError.throttled(throttled).problem
+        } catch let busy as PasswordPoolBusy {
+            throw Problem(
+                status: 503, detail: "Too many password checks are waiting; retry shortly. Nothing was changed.",
+                headers: HTTPHeaders([("Retry-After", String(busy.retryAfterSeconds))]))
         }
     }
 }

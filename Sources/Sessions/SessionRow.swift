@@ -67,10 +67,26 @@ enum SessionSQL {
         try connection.run("DELETE FROM sessions WHERE id = ?1", [.text(id)])
     }
 
+    /// Stores the expiry a read moved. Never moves it back: an event may have committed a later
+    /// one since the read (SQLite's SET expressions all see the row as it was).
     static func touch(_ connection: Connection, id: String, now: Int64, expiresAt: Int64) throws {
         try connection.run(
-            "UPDATE sessions SET last_used_at = ?2, expires_at = ?3, expires_hour = ?3 / 3600 WHERE id = ?1",
+            """
+            UPDATE sessions SET last_used_at = max(last_used_at, ?2), expires_at = max(expires_at, ?3),
+                expires_hour = max(expires_at, ?3) / 3600
+            WHERE id = ?1
+            """,
             [.text(id), .integer(now), .integer(expiresAt)])
+    }
+
+    /// Deletes every session of `userID` but `except`, with their stored answers: their tokens die.
+    static func deleteSessions(_ connection: Connection, ofUser userID: Int64, except: String) throws {
+        try connection.run(
+            """
+            DELETE FROM idempotency_keys
+            WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?1 AND id <> ?2)
+            """, [.integer(userID), .text(except)])
+        try connection.run("DELETE FROM sessions WHERE user_id = ?1 AND id <> ?2", [.integer(userID), .text(except)])
     }
 
     /// Deletes expired sessions and their idempotency keys, and keys older than `keysBefore`.

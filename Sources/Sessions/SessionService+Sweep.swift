@@ -2,15 +2,16 @@ import Foundation
 
 extension SessionService {
     /// Stores the expiry that reads moved in memory, deletes expired sessions and old
-    /// idempotency answers, and drops expired sessions from memory.
+    /// idempotency answers, and drops expired sessions from memory. The server calls it
+    /// periodically (`startSweeping`); tests call it directly, with a manual clock.
     public func sweep() async {
-        let now = Self.now()
-        flushTouches(cache.all)
+        let now = now()
+        await flushTouches(cache.all)
         let keysBefore = now - configuration.idempotencyRetentionSeconds
         do {
             let deleted = try await write { try SessionSQL.deleteExpired($0, now: now, keysBefore: keysBefore) }
-            for session in cache.all where session.current.expiresAt < now && !session.lock.isBusy {
-                cache.remove(session.id)
+            for session in cache.all where session.current.expiresAt < now && !session.isInUse {
+                retire(session)
             }
             if deleted > 0 { logger.info("expired sessions deleted", metadata: ["count": "\(deleted)"]) }
         } catch {
@@ -29,24 +30,31 @@ extension SessionService {
         }
     }
 
-    /// Writes the moved expiry of `sessions` (reads only touch memory), in one commit.
-    func flushTouches(_ sessions: [ResidentSession]) {
-        let touched = sessions.compactMap { session -> (String, Int64)? in
-            let state = session.current
-            guard state.touched else { return nil }
-            session.update {
-                $0.touched = false
-                $0.storedExpiresAt = state.expiresAt
+    /// Writes the moved expiry of `sessions` (reads only touch memory), in one commit. A failed
+    /// write is logged and the sessions stay marked, so the next sweep tries again.
+    func flushTouches(_ sessions: [ResidentSession]) async {
+        let touched = sessions.compactMap { session -> (ResidentSession, Int64)? in
+            var expiresAt: Int64?
+            session.update { state in
+                guard state.touched else { return }
+                state.touched = false
+                expiresAt = state.expiresAt
             }
-            return (session.id, state.expiresAt)
+            return expiresAt.map { (session, $0) }
         }
         guard !touched.isEmpty else { return }
-        let now = Self.now()
-        let writer = database.writer
-        Task {
-            _ = try? await writer.write { connection in
-                for (id, expiresAt) in touched { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+        let now = now()
+        let rows = touched.map { ($0.0.id, $0.1) }
+        do {
+            try await write { connection in
+                for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
             }
+            for (session, expiresAt) in touched {
+                session.update { $0.storedExpiresAt = max($0.storedExpiresAt, expiresAt) }
+            }
+        } catch {
+            logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(rows.count)"])
+            for (session, _) in touched { session.update { $0.touched = true } }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Navigation
 import SQLiteStore
 import Secrets
@@ -37,7 +38,10 @@ public final class SessionService: Sendable {
     /// Sessions in memory now.
     public var residentCount: Int { cache.count }
 
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+    /// Sessions evicted from memory so far.
+    public var evictionCount: Int { cache.evictions }
+
+    func now() -> Int64 { configuration.clock.now() }
 
     // MARK: Create
 
@@ -46,34 +50,45 @@ public final class SessionService: Sendable {
         let token = Tokens.random()
         let id = (configuration.instance.isEmpty ? "" : configuration.instance + ".") + Tokens.random(bytes: 16)
         let tokenHash = Tokens.sha256(token)
-        let now = Self.now()
+        let now = now()
         let expiresAt = now + configuration.idleTimeoutSeconds
-        let (app, makeEnvironment) = (self.app, self.makeEnvironment)
+        let (app, makeEnvironment, maxBytes) = (self.app, self.makeEnvironment, configuration.maxSnapshotBytes)
         let tree = try await withPreparedPasswords { prepared in
             try await self.write { connection in
                 let environment = makeEnvironment(connection, prepared, RequestInfo(clientAddress: clientAddress, now: now))
                 let tree = try app.start(platform: platform, environment: environment)
                 try SessionSQL.insert(
-                    connection, id: id, tokenHash: tokenHash, snapshot: app.snapshot(tree), userID: tree.user?.id,
-                    now: now, expiresAt: expiresAt)
+                    connection, id: id, tokenHash: tokenHash, snapshot: Self.snapshot(app, tree, maxBytes: maxBytes),
+                    userID: tree.user?.id, now: now, expiresAt: expiresAt)
                 return tree
             }
         }
-        let session = ResidentSession(
-            id: id, state: .init(tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt))
-        admit(session)
+        let session = await admit(
+            ResidentSession(id: id, state: .init(tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt)))
+        defer { session.release() }
         return (token, render(session.current, id: id), id)
     }
 
     // MARK: Authenticate and load
 
-    /// The live session `id` that `token` authenticates: 401 for a token no session has,
-    /// 404 for an unknown session or another session's token.
-    func authenticate(id: String, token: String?) async throws -> ResidentSession {
+    /// Runs `body` with the live session `id` that `token` authenticates, pinned in memory
+    /// for the duration: 401 for a token no session has, 404 for an unknown session or
+    /// another session's token.
+    func withSession<T>(id: String, token: String?, _ body: (ResidentSession) async throws -> T) async throws -> T {
+        let session = try await authenticate(id: id, token: token)
+        defer { session.release() }
+        return try await body(session)
+    }
+
+    /// The live session `id` that `token` authenticates, pinned (the caller must `release` it).
+    private func authenticate(id: String, token: String?) async throws -> ResidentSession {
         guard let token, !token.isEmpty else { throw SessionError.unauthorized }
         let tokenHash = Tokens.sha256(token)
         if let session = try await load(id, tokenHash: tokenHash) {
-            guard session.current.expiresAt >= Self.now() else { throw SessionError.unauthorized }
+            guard session.current.expiresAt >= now() else {
+                session.release()
+                throw SessionError.unauthorized
+            }
             return session
         }
         // Not this session's token: another session's (404) or nobody's (401)?
@@ -83,11 +98,16 @@ public final class SessionService: Sendable {
         throw SessionError.notFound
     }
 
-    /// The session `id` if `tokenHash` is its token's: from memory, or restored from its snapshot.
-    /// The token is checked against the stored row first, so a wrong token never costs a restore.
+    /// The session `id`, pinned, if `tokenHash` is its token's: from memory, or restored from
+    /// its snapshot. The token is checked against the stored row first, so a wrong token never
+    /// costs a restore.
     private func load(_ id: String, tokenHash: [UInt8]) async throws -> ResidentSession? {
-        if let resident = cache.get(id) {
-            return Tokens.constantTimeEquals(resident.current.tokenHash, tokenHash) ? resident : nil
+        if let resident = cache.checkOut(id) {
+            guard Tokens.constantTimeEquals(resident.current.tokenHash, tokenHash) else {
+                resident.release()
+                return nil
+            }
+            return resident
         }
         guard let row = try await read({ try SessionSQL.load($0, id: id) }),
             Tokens.constantTimeEquals(row.tokenHash, tokenHash)
@@ -99,24 +119,24 @@ public final class SessionService: Sendable {
         } catch {
             (tree, version) = try await fallBack(row, reason: error)
         }
-        let session = ResidentSession(
-            id: id, state: .init(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt))
-        return admit(session)
+        return await admit(
+            ResidentSession(
+                id: id, state: .init(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt)))
     }
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
     private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int) {
-        let (app, makeEnvironment) = (self.app, self.makeEnvironment)
-        let now = Self.now()
+        let (app, makeEnvironment, maxBytes) = (self.app, self.makeEnvironment, configuration.maxSnapshotBytes)
+        let now = now()
         let result = try await withPreparedPasswords { prepared in
             try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
                 let environment = makeEnvironment(connection, prepared, RequestInfo(clientAddress: "", now: now))
                 let (tree, fallback) = try app.restore(row.snapshot, environment: environment)
                 guard
                     try SessionSQL.update(
-                        connection, id: row.id, expectedVersion: row.version, snapshot: app.snapshot(tree),
-                        tokenHash: row.tokenHash, userID: tree.user?.id, now: now, expiresAt: row.expiresAt,
-                        previousExpiresAt: row.expiresAt)
+                        connection, id: row.id, expectedVersion: row.version,
+                        snapshot: Self.snapshot(app, tree, maxBytes: maxBytes), tokenHash: row.tokenHash,
+                        userID: tree.user?.id, now: now, expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
                 else { throw SessionError.notFound }
                 return (tree, row.version + 1, fallback)
             }
@@ -127,18 +147,26 @@ public final class SessionService: Sendable {
         return (result.0, result.1)
     }
 
-    @discardableResult
-    private func admit(_ session: ResidentSession) -> ResidentSession {
+    /// Makes `session` resident (pinned) unless another copy already is; stores what evicted
+    /// sessions' reads moved.
+    private func admit(_ session: ResidentSession) async -> ResidentSession {
         let (resident, evicted) = cache.insert(session)
-        if !evicted.isEmpty { flushTouches(evicted) }
+        if !evicted.isEmpty { await flushTouches(evicted) }
         return resident
+    }
+
+    /// Takes `session` out of memory for good: requests waiting for its lock find it retired
+    /// and load the session again from the store (where it may be gone).
+    func retire(_ session: ResidentSession) {
+        session.update { $0.retired = true }
+        cache.remove(session)
     }
 
     // MARK: Read, tree, delete
 
     /// The session's State, and its version for the `ETag`. Reading keeps the session alive.
     func state(of session: ResidentSession) -> (state: [UInt8], version: Int) {
-        let expiresAt = Self.now() + configuration.idleTimeoutSeconds
+        let expiresAt = now() + configuration.idleTimeoutSeconds
         session.update {
             $0.expiresAt = expiresAt
             $0.touched = true
@@ -157,7 +185,7 @@ public final class SessionService: Sendable {
         try await session.lock.withLock {
             try await self.write { try SessionSQL.delete($0, id: id) }
             session.update { $0.expiresAt = Int64.min }
-            cache.remove(id)
+            retire(session)
         }
     }
 
@@ -176,16 +204,32 @@ public final class SessionService: Sendable {
         try await storage("read") { try await database.readers.read(work) }
     }
 
-    /// Runs a storage call; SQLite failures (and a closed writer) become `storageUnavailable`.
+    /// Runs a storage call; SQLite failures, a replaced database file and a closed writer
+    /// become `storageUnavailable` (logged and counted).
     private func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as SQLiteError {
-            logger.error("\(operation) failed", metadata: ["error": "\(error)"])
+            storageFailed(operation, error)
             throw SessionError.storageUnavailable(error.message)
+        } catch let error as DatabaseFileReplaced {
+            storageFailed(operation, error)
+            throw SessionError.storageUnavailable(error.description)
         } catch is WriterClosed {
             throw SessionError.storageUnavailable("the server is shutting down")
         }
+    }
+
+    private func storageFailed(_ operation: String, _ error: any Error) {
+        logger.error("\(operation) failed", metadata: ["error": "\(error)"])
+        Counter(label: "coordinatord_store_errors_total", dimensions: [("operation", operation)]).increment()
+    }
+
+    /// The snapshot of `tree`, refused (`422`) when it is past the session's byte limit.
+    static func snapshot(_ app: NavigationApp, _ tree: NavigationTree, maxBytes: Int) throws -> [UInt8] {
+        let bytes = try app.snapshot(tree)
+        guard bytes.count <= maxBytes else { throw EventRejection.sessionLimit("\(maxBytes) bytes of state") }
+        return bytes
     }
 
     /// Runs `attempt` until it stops asking for password work, doing that work on the hash pool

@@ -14,35 +14,55 @@ struct StoredAnswer: Sendable {
         SecretBox.key(from: token, purpose: "idempotent-answer")
     }
 
+    /// Stores the answer, and keeps only the session's `keep` newest answers (by version), so a
+    /// client cannot grow the table without bound by sending ever new keys.
     func store(
-        _ connection: Connection, session: String, key: String, requestHash: [UInt8], token: String, now: Int64
+        _ connection: Connection, session: String, key: String, requestHash: [UInt8], token: String, rotates: Bool,
+        now: Int64, keep: Int
     ) throws {
         var plaintext = withUnsafeBytes(of: Int64(version).bigEndian, Array.init)
         plaintext += body
         try connection.run(
             """
-            INSERT INTO idempotency_keys (session_id, key, request_hash, token_hash, sealed_answer, created_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            INSERT INTO idempotency_keys
+                (session_id, key, request_hash, token_hash, sealed_answer, created_at, rotates, session_version)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """,
             [
                 .text(session), .text(key), .blob(requestHash), .blob(Tokens.sha256(token)),
-                .blob(SecretBox.seal(plaintext, key: Self.sealingKey(token: token))), .integer(now),
+                .blob(SecretBox.seal(plaintext, key: Self.sealingKey(token: token))), .integer(now), .int(rotates ? 1 : 0),
+                .int(version),
             ])
+        try connection.run(
+            """
+            DELETE FROM idempotency_keys WHERE session_id = ?1 AND key IN (
+                SELECT key FROM idempotency_keys WHERE session_id = ?1
+                ORDER BY session_version DESC LIMIT -1 OFFSET ?2)
+            """, [.text(session), .int(max(1, keep))])
     }
 
-    /// The answer stored for `key`, if any. Throws `idempotencyKeyReused` when the key was
-    /// used by a different request (other body, or other credentials).
+    /// The answer stored for `key` of a live session, if any. With `rotatedOnly` (a token that
+    /// is no longer current), only an answer that rotated that very token away counts, and any
+    /// mismatch is just "none". Otherwise throws `idempotencyKeyReused` when the key was used by
+    /// a different request (other body, or other credentials).
     static func find(
-        _ connection: Connection, session: String, key: String, requestHash: [UInt8], token: String
+        _ connection: Connection, session: String, key: String, requestHash: [UInt8], token: String, rotatedOnly: Bool,
+        now: Int64
     ) throws -> StoredAnswer? {
         guard
-            let (storedRequest, tokenHash, sealed) = try connection.queryFirst(
-                "SELECT request_hash, token_hash, sealed_answer FROM idempotency_keys WHERE session_id = ?1 AND key = ?2",
-                [.text(session), .text(key)], { ($0.blob(0), $0.blob(1), $0.blob(2)) })
+            let (storedRequest, tokenHash, sealed, rotates) = try connection.queryFirst(
+                """
+                SELECT k.request_hash, k.token_hash, k.sealed_answer, k.rotates
+                FROM idempotency_keys k JOIN sessions s ON s.id = k.session_id
+                WHERE k.session_id = ?1 AND k.key = ?2 AND s.expires_at >= ?3
+                """,
+                [.text(session), .text(key), .integer(now)], { ($0.blob(0), $0.blob(1), $0.blob(2), $0.int(3) == 1) })
         else { return nil }
-        guard Tokens.constantTimeEquals(tokenHash, Tokens.sha256(token)),
-            Tokens.constantTimeEquals(storedRequest, requestHash),
-            let plaintext = SecretBox.open(sealed, key: sealingKey(token: token)), plaintext.count >= 8
+        let matches =
+            Tokens.constantTimeEquals(tokenHash, Tokens.sha256(token))
+            && Tokens.constantTimeEquals(storedRequest, requestHash)
+        if rotatedOnly && !(matches && rotates) { return nil }
+        guard matches, let plaintext = SecretBox.open(sealed, key: sealingKey(token: token)), plaintext.count >= 8
         else { throw SessionError.idempotencyKeyReused }
         let version = plaintext.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         return StoredAnswer(version: Int(version), body: Array(plaintext.dropFirst(8)))

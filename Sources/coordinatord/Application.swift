@@ -11,6 +11,7 @@ import Sessions
 struct Application {
     let database: Database
     let sessions: SessionService
+    let passwords: PasswordHashPool
     let router: Router
 
     init(_ options: Serve, registry: PrometheusCollectorRegistry, logger: Logger) throws {
@@ -22,22 +23,37 @@ struct Application {
 
         let hasher = PasswordHasher(
             operations: options.passwordIterations, memoryBytes: options.passwordMemoryMib * 1024 * 1024)
-        let hashPool = PasswordHashPool(hasher: hasher, concurrency: options.hashConcurrency)
-        let app = try SampleAppServices(hasher: hashPool.hasher)
+        passwords = PasswordHashPool(
+            hasher: hasher, concurrency: options.hashConcurrency, maxQueued: options.maxQueuedHashes)
+        let app = try SampleAppServices(
+            hasher: passwords.hasher, guards: SampleAppGuards(registrationsPerMinute: options.registrationsPerMinute))
+        let clock: ServiceClock = options.testHooks ? .manual() : .system
         sessions = SessionService(
-            app: SampleApp.navigation, database: database, passwords: hashPool,
+            app: SampleApp.navigation, database: database, passwords: passwords,
             configuration: SessionConfiguration(
                 idleTimeoutSeconds: options.sessionIdleTimeout, maxResidentSessions: options.maxResidentSessions,
-                instance: options.instance),
+                instance: options.instance, maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
+                maxSnapshotBytes: options.maxSnapshotBytes, clock: clock),
             logger: logger,
             environment: { connection, passwords, request in
                 app.environment(
                     connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now)
             })
 
-        var router = Router()
-        OperationsRoutes(database: database, sessions: sessions, registry: registry).register(in: &router)
+        var router = Router { error, request in
+            logger.error(
+                "request failed",
+                metadata: [
+                    "request_id": "\(request.headers["X-Request-Id"] ?? "")", "path": "\(LogText.escaped(request.path))",
+                    "error": "\(error)",
+                ])
+        }
+        OperationsRoutes(database: database, sessions: sessions, passwords: passwords, registry: registry)
+            .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
+        if options.testHooks {
+            TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
+        }
         try Self.serveFile("api/openapi.yaml", at: "/openapi.yaml", type: "application/yaml", in: &router)
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)
         try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
@@ -45,10 +61,17 @@ struct Application {
         self.router = router
     }
 
+    /// What the web client may load and where it may connect: only this server.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
     /// Serves a file that ships with the binary, read once at start.
     private static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
         let body = try Array(Data(contentsOf: URL(fileURLWithPath: AssetLocator.locate(name))))
-        let headers = HTTPHeaders([("Content-Type", type), ("Cache-Control", "no-cache")])
+        let headers = HTTPHeaders([
+            ("Content-Type", type), ("Cache-Control", "no-cache"), ("Content-Security-Policy", contentSecurityPolicy),
+        ])
         router.get(path) { _ in HTTPResponse(status: 200, headers: headers, body: body) }
     }
 }

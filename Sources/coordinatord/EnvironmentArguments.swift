@@ -4,10 +4,12 @@
 enum EnvironmentArguments {
     /// Options that can come from the environment: `--log-level` ← `COORDINATORD_LOG_LEVEL`.
     static let options = [
-        "host", "port", "database", "migrations", "log-level", "max-body-bytes", "connection-limit",
-        "per-address-connection-limit", "idle-timeout", "connection-memory-bytes", "threads", "shutdown-grace", "max-resident-sessions",
-        "session-idle-timeout", "sweep-interval", "instance", "password-memory-mib", "password-iterations", "hash-concurrency",
-        "max-database-pages",
+        "host", "port", "database", "migrations", "log-level", "log-format", "max-body-bytes", "connection-limit",
+        "per-address-connection-limit", "idle-timeout", "header-timeout", "request-timeout", "max-query-arguments",
+        "connection-memory-bytes", "trusted-proxy", "threads", "shutdown-grace", "max-resident-sessions",
+        "session-idle-timeout", "sweep-interval", "max-snapshot-bytes", "max-idempotency-keys", "instance",
+        "password-memory-mib", "password-iterations", "hash-concurrency", "max-queued-hashes",
+        "registrations-per-minute", "max-database-pages",
     ]
 
     static func variable(for option: String) -> String {
@@ -22,7 +24,7 @@ enum EnvironmentArguments {
         let named = ["serve", "migrate"].contains(arguments.first ?? "")
         let subcommand = named ? arguments[0] : "serve"
         let rest = named ? Array(arguments.dropFirst()) : arguments
-        let allowed = subcommand == "migrate" ? ["database", "migrations", "log-level"] : options
+        let allowed = subcommand == "migrate" ? ["database", "migrations", "log-level", "log-format"] : options
         var merged = [subcommand] + rest
         for option in allowed {
             guard let value = environment[variable(for: option)], !value.isEmpty else { continue }

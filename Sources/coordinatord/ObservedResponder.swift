@@ -1,19 +1,28 @@
 import HTTPServer
 import Logging
 import Metrics
+import Synchronization
 
-/// Wraps the router with one log line and metrics per request: method, path, status, duration.
-/// Never logs a body, a query or a header, so no token or password reaches the log.
+/// Wraps the router with a request id and one log line and metrics per request: method, path,
+/// status, duration, client address (as the trusted-proxy rule decides it). Never logs a body,
+/// a query or a header, so no token or password reaches the log; the path is escaped, so a
+/// client cannot forge a log line with `%0a`.
 struct ObservedResponder: HTTPResponder {
     let router: Router
     let logger: Logger
+    let requestIDs = RequestIDs()
 
     private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let start = ContinuousClock.now
+        let requestID = requestIDs.next()
         let resolution = router.resolve(method: request.method, path: request.path)
-        let response = await resolution.respond(to: request)
+        var request = request
+        request.headers.set("X-Request-Id", requestID)  // handlers that log can name the request
+        var response = await resolution.respond(to: request)
+        response.headers.set("X-Request-Id", requestID)
+        response.headers.set("X-Content-Type-Options", "nosniff")
         let elapsed = start.duration(to: .now)
         // Labels stay few: unknown paths and methods collapse into one value each.
         let route = resolution.route?.pattern ?? "unmatched"
@@ -27,9 +36,35 @@ struct ObservedResponder: HTTPResponder {
         logger.info(
             "request",
             metadata: [
-                "method": "\(method)", "path": "\(request.path)", "status": "\(response.status)",
+                "request_id": "\(requestID)", "method": "\(method)", "path": "\(LogText.escaped(request.path))",
+                "status": "\(response.status)", "client": "\(LogText.escaped(request.clientAddress))",
                 "duration_ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
             ])
         return response
+    }
+}
+
+/// Request ids unique within the process: a random prefix per process and a counter.
+final class RequestIDs: Sendable {
+    private let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    private let counter = Atomic<UInt64>(0)
+
+    func next() -> String {
+        prefix + "-" + String(counter.add(1, ordering: .relaxed).newValue, radix: 16)
+    }
+}
+
+/// Text a client controls, made safe to log: control and non-ASCII characters become `\u{…}`.
+enum LogText {
+    static func escaped(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x20 && scalar.value < 0x7F && scalar != "\\" {
+                output.unicodeScalars.append(scalar)
+            } else {
+                output += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return output
     }
 }

@@ -1,33 +1,95 @@
+import Foundation
 import HTTPServer
 import Prometheus
 import SQLiteStore
+import Secrets
 import Sessions
 
 /// `GET /healthz` and `GET /metrics`.
 struct OperationsRoutes {
     let database: Database
     let sessions: SessionService
+    let passwords: PasswordHashPool
     let registry: PrometheusCollectorRegistry
 
     func register(in router: inout Router) {
         router.get("/healthz") { [database] _ in
-            guard await database.isHealthy() else {
-                throw Problem(status: 503, detail: "The database does not answer.")
+            if let problem = await database.healthProblem() {
+                throw Problem(status: 503, detail: "Unhealthy: \(problem).")
             }
             return .json(["status": "ok"])
         }
-        router.get("/metrics") { [registry, database, sessions] _ in
-            let writer = database.writer.statistics
-            let store = """
-                # TYPE coordinatord_sessions_resident gauge
-                coordinatord_sessions_resident \(sessions.residentCount)
-                # TYPE coordinatord_commits_total counter
-                coordinatord_commits_total \(writer.batches)
-                # TYPE coordinatord_committed_writes_total counter
-                coordinatord_committed_writes_total \(writer.writes)
-
-                """
-            return .text(registry.emitToString() + store, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        router.get("/metrics") { [self] _ in
+            .text(
+                MetricsText.withHelp(registry.emitToString()) + serviceMetrics(),
+                contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
+    }
+
+    /// What is read off the service's parts at scrape time, rather than counted as it happens.
+    private func serviceMetrics() -> String {
+        let writer = database.writer.statistics
+        let pool = passwords.statistics
+        let bytes = [database.path, database.path + "-wal"].reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        return [
+            MetricsText.family(
+                "coordinatord_build_info", "gauge", "The running build.",
+                #"coordinatord_build_info{version="\#(Coordinatord.version)"} 1"#),
+            MetricsText.sample("coordinatord_sessions_resident", "gauge", "Sessions held in memory.", sessions.residentCount),
+            MetricsText.sample(
+                "coordinatord_session_evictions_total", "counter", "Sessions evicted from memory (not from the store).",
+                sessions.evictionCount),
+            MetricsText.sample("coordinatord_commits_total", "counter", "Group commits of the SQLite writer.", writer.batches),
+            MetricsText.sample(
+                "coordinatord_committed_writes_total", "counter", "Writes committed, each in its own savepoint.", writer.writes),
+            MetricsText.sample("coordinatord_writer_queue_depth", "gauge", "Writes waiting for the writer.", writer.pending),
+            MetricsText.sample(
+                "coordinatord_password_queue_depth", "gauge", "Password hashes waiting for a hashing thread.", pool.waiting),
+            MetricsText.sample(
+                "coordinatord_password_jobs_started_total", "counter", "Password hashes started.", pool.started),
+            MetricsText.sample(
+                "coordinatord_password_jobs_refused_total", "counter", "Password hashes refused: the queue was full.",
+                pool.refused),
+            MetricsText.family(
+                "coordinatord_password_queue_wait_seconds_total", "counter",
+                "Seconds password hashes waited for a thread, summed.",
+                "coordinatord_password_queue_wait_seconds_total \(pool.waitSeconds)"),
+            MetricsText.sample(
+                "coordinatord_database_bytes", "gauge", "Bytes of the SQLite database file and its WAL.", bytes),
+        ].joined()
+    }
+}
+
+/// Prometheus text exposition, with a `# HELP` line for every metric the service exports.
+enum MetricsText {
+    /// Help for the metrics counted through swift-metrics (which registers them without help).
+    static let help: [String: String] = [
+        "http_requests_total": "HTTP requests answered, by method, route and status.",
+        "http_request_duration_seconds": "Time to answer HTTP requests, by method and route.",
+        "coordinatord_events_total": "Events applied, or replayed for a repeated Idempotency-Key.",
+        "coordinatord_events_refused_total": "Events refused, by reason.",
+        "coordinatord_store_errors_total": "Storage calls that failed, by operation.",
+        "coordinatord_sign_in_failures_total": "Sign-ins refused for a wrong e-mail or password.",
+    ]
+
+    /// `text` with `# HELP` before each `# TYPE` line whose metric has help.
+    static func withHelp(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let parts = line.split(separator: " ")
+            guard parts.count >= 3, parts[0] == "#", parts[1] == "TYPE", let help = help[String(parts[2])] else {
+                return String(line)
+            }
+            return "# HELP \(parts[2]) \(help)\n\(line)"
+        }.joined(separator: "\n")
+    }
+
+    static func family(_ name: String, _ type: String, _ help: String, _ samples: String) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(samples)\n"
+    }
+
+    static func sample(_ name: String, _ type: String, _ help: String, _ value: Int) -> String {
+        family(name, type, help, "\(name) \(value)")
     }
 }

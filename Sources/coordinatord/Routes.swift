@@ -12,7 +12,7 @@ struct Routes: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         let options = try Serve.parse(["--database", folder.appendingPathComponent("routes.sqlite").path])
         let application = try Application(options, registry: PrometheusCollectorRegistry(), logger: Logger(label: "routes"))
-        defer { application.database.close() }
         for route in application.router.routes { print("\(route.method) \(route.pattern)") }
+        await application.database.close()
     }
 }

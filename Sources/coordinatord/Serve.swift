@@ -17,19 +17,29 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one.") var port: UInt16 = 8080
     @Option(help: "Largest accepted request body, in bytes.") var maxBodyBytes = 64 * 1024
     @Option(help: "Most connections open at once.") var connectionLimit = 1024
-    @Option(help: "Most connections open at once from one client address.") var perAddressConnectionLimit = 256
+    @Option(help: "Most connections open at once from one client address.") var perAddressConnectionLimit = 64
     @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
+    @Option(help: "Seconds a new connection has to send complete request headers.") var headerTimeout = 10
+    @Option(help: "Seconds a request has to send its whole body once its headers are in.") var requestTimeout = 30
+    @Option(help: "Query arguments a request may carry.") var maxQueryArguments = 64
     @Option(help: "Memory per connection in bytes; bounds the size of request headers.") var connectionMemoryBytes = 32 * 1024
+    @Option(help: "Address of a reverse proxy whose X-Forwarded-For names the client (repeatable).")
+    var trustedProxy: [String] = []
     @Option(help: "HTTP worker threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds to let requests in flight finish on shutdown.") var shutdownGrace = 10
     @Option(help: "Sessions kept in memory at most (least recently used leave first).") var maxResidentSessions = 100_000
     @Option(help: "Seconds without a request before a session expires.") var sessionIdleTimeout: Int64 = 7 * 24 * 3600
     @Option(help: "Seconds between sweeps of expired sessions.") var sweepInterval = 60
+    @Option(help: "Bytes a session's stored state may take.") var maxSnapshotBytes = 128 * 1024
+    @Option(help: "Answers kept per session for Idempotency-Key replays.") var maxIdempotencyKeys = 64
     @Option(help: "Prefix of new session ids, for a proxy routing several instances.") var instance = ""
     @Option(help: "Argon2id memory per password hash in MiB (at least OWASP's 19).") var passwordMemoryMib = 19
     @Option(help: "Argon2id passes per password hash (at least OWASP's 2).") var passwordIterations = 2
     @Option(help: "Password hashes computed at once.") var hashConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    @Option(help: "Password hashes that may wait; past that, 503 with Retry-After.") var maxQueuedHashes = 32
+    @Option(help: "E-mails one client may try to register per minute.") var registrationsPerMinute = 10
     @Option(help: "Largest database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
+    @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var logOptions: LogOptions
 
@@ -45,25 +55,31 @@ struct Serve: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
-        let application = try Application(self, registry: registry, logger: logger)
+        let application = try StartupError.explain { try Application(self, registry: registry, logger: logger) }
         let database = application.database
-        let sweeper = application.sessions.startSweeping(every: .seconds(sweepInterval))
+        // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
+        let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))
 
-        let server = try HTTPServer(
-            configuration: ServerConfiguration(
-                host: host, port: port, maxBodyBytes: maxBodyBytes, connectionLimit: connectionLimit,
-                perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
-                connectionMemoryBytes: connectionMemoryBytes, threads: threads),
-            responder: ObservedResponder(router: application.router, logger: logger))
+        let server = try StartupError.explain {
+            try HTTPServer(
+                configuration: ServerConfiguration(
+                    host: host, port: port, maxBodyBytes: maxBodyBytes, connectionLimit: connectionLimit,
+                    perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
+                    headerTimeoutSeconds: headerTimeout, requestTimeoutSeconds: requestTimeout,
+                    maxQueryArguments: maxQueryArguments, connectionMemoryBytes: connectionMemoryBytes,
+                    trustedProxies: TrustedProxies(trustedProxy), threads: threads),
+                responder: ObservedResponder(router: application.router, logger: logger))
+        }
         logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(database.path)"])
         // Tests and scripts read this line to learn the port picked for --port 0.
         FileHandle.standardOutput.write(Data("coordinatord listening on http://\(host):\(server.port)\n".utf8))
 
         let signal = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
-        let drained = server.shutdown(gracePeriod: .seconds(shutdownGrace))
-        sweeper.cancel()
-        database.close()
+        let drained = await server.shutdown(gracePeriod: .seconds(shutdownGrace))
+        sweeper?.cancel()
+        application.passwords.close()
+        await database.close()
         logger.info("stopped", metadata: ["drained": "\(drained)"])
     }
 }

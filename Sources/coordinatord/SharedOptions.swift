@@ -10,21 +10,34 @@ struct DatabaseOptions: ParsableArguments {
     var migrations: String?
 }
 
-/// How much to log.
+/// How much to log, and how.
 struct LogOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
-    /// Sends swift-log output to standard error at the chosen level.
+    @Option(help: "Log format: text (one readable line per event) or json (one JSON object per line).")
+    var logFormat: LogFormat = .text
+
+    /// Sends swift-log output to standard error at the chosen level and format.
     func bootstrap() -> Logger {
-        let level = logLevel
+        let (level, format) = (logLevel, logFormat)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            switch format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            case .json:
+                return JSONLogHandler(label: label, logLevel: level)
+            }
         }
         return Logger(label: "coordinatord")
     }
+}
+
+/// The log line formats.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -18,151 +18,175 @@ import Testing
     }
 
     static func start(_ router: Router = echoRouter(), maxBodyBytes: Int = 1024) throws -> HTTPServer {
-        try HTTPServer(configuration: ServerConfiguration(port: 0, maxBodyBytes: maxBodyBytes), responder: router)
+        try start(router, ServerConfiguration(port: 0, maxBodyBytes: maxBodyBytes))
+    }
+
+    static func start(_ router: Router, _ configuration: ServerConfiguration) throws -> HTTPServer {
+        try HTTPServer(configuration: configuration, responder: router)
+    }
+
+    /// Runs `body` with a server on a free port, and stops the server however `body` ends.
+    static func withServer(
+        _ router: Router = echoRouter(), maxBodyBytes: Int = 1024, _ body: (HTTPServer) async throws -> Void
+    ) async throws {
+        try await withServer(router, ServerConfiguration(port: 0, maxBodyBytes: maxBodyBytes), body)
+    }
+
+    static func withServer(
+        _ router: Router, _ configuration: ServerConfiguration, _ body: (HTTPServer) async throws -> Void
+    ) async throws {
+        let server = try start(router, configuration)
+        do {
+            try await body(server)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
     }
 
     @Test func picksAFreePortAndRoutesWithParameters() async throws {
-        let server = try Self.start()
-        defer { server.shutdown() }
-        #expect(server.port != 0)
-        let response = try await TestHTTP.request(port: server.port, "GET", "/items/42")
-        #expect(response.status == 200)
-        #expect(response.headers["content-type"] == "application/json")
-        #expect(response.json["id"] as? String == "42")
+        try await Self.withServer() { server in
+            #expect(server.port != 0)
+            let response = try await TestHTTP.request(port: server.port, "GET", "/items/42")
+            #expect(response.status == 200)
+            #expect(response.headers["content-type"] == "application/json")
+            #expect(response.json["id"] as? String == "42")
+        }
     }
 
     @Test func unknownPathIs404ProblemJSON() async throws {
-        let server = try Self.start()
-        defer { server.shutdown() }
-        let response = try await TestHTTP.request(port: server.port, "GET", "/nowhere")
-        #expect(response.status == 404)
-        #expect(response.headers["content-type"] == "application/problem+json")
-        #expect(response.json["status"] as? Int == 404)
-        #expect(response.json["title"] as? String == "Not Found")
-        #expect(response.json["type"] as? String == "about:blank")
+        try await Self.withServer() { server in
+            let response = try await TestHTTP.request(port: server.port, "GET", "/nowhere")
+            #expect(response.status == 404)
+            #expect(response.headers["content-type"] == "application/problem+json")
+            #expect(response.json["status"] as? Int == 404)
+            #expect(response.json["title"] as? String == "Not Found")
+            #expect(response.json["type"] as? String == "about:blank")
+        }
     }
 
     @Test func wrongMethodIs405WithAllow() async throws {
-        let server = try Self.start()
-        defer { server.shutdown() }
-        let response = try await TestHTTP.request(port: server.port, "DELETE", "/items/1")
-        #expect(response.status == 405)
-        #expect(response.headers["allow"] == "GET, HEAD")
-        #expect(response.headers["content-type"] == "application/problem+json")
-        #expect(response.json["status"] as? Int == 405)
+        try await Self.withServer() { server in
+            let response = try await TestHTTP.request(port: server.port, "DELETE", "/items/1")
+            #expect(response.status == 405)
+            #expect(response.headers["allow"] == "GET, HEAD")
+            #expect(response.headers["content-type"] == "application/problem+json")
+            #expect(response.json["status"] as? Int == 405)
+        }
     }
 
     @Test func concurrentRequestsAllGetTheirOwnAnswer() async throws {
-        let server = try Self.start(Self.echoRouter(delay: .milliseconds(20)))
-        defer { server.shutdown() }
-        let port = server.port
-        let answers = try await withThrowingTaskGroup(of: (Int, TestResponse).self) { group in
-            for index in 0..<64 {
-                group.addTask {
-                    (index, try await TestHTTP.request(port: port, "POST", "/echo/n\(index)", body: "body-\(index)"))
+        try await Self.withServer(Self.echoRouter(delay: .milliseconds(20))) { server in
+            let port = server.port
+            let answers = try await withThrowingTaskGroup(of: (Int, TestResponse).self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        (index, try await TestHTTP.request(port: port, "POST", "/echo/n\(index)", body: "body-\(index)"))
+                    }
                 }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
             }
-            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-        }
-        #expect(answers.count == 64)
-        for (index, response) in answers {
-            #expect(response.status == 200)
-            #expect(response.headers["x-name"] == "n\(index)")
-            #expect(response.text == "body-\(index)")
+            #expect(answers.count == 64)
+            for (index, response) in answers {
+                #expect(response.status == 200)
+                #expect(response.headers["x-name"] == "n\(index)")
+                #expect(response.text == "body-\(index)")
+            }
         }
     }
 
     @Test func keepAliveConnectionServesSeveralRequests() async throws {
-        let server = try Self.start()
-        defer { server.shutdown() }
-        let port = server.port
-        let texts = try await TestHTTP.offPool {
-            let connection = try HTTPConnection(port: port)
-            return try (0..<5).map { try connection.request("POST", "/echo/k", body: Array("r\($0)".utf8)).text }
+        try await Self.withServer() { server in
+            let port = server.port
+            let texts = try await TestHTTP.offPool {
+                let connection = try HTTPConnection(port: port)
+                return try (0..<5).map { try connection.request("POST", "/echo/k", body: Array("r\($0)".utf8)).text }
+            }
+            #expect(texts == ["r0", "r1", "r2", "r3", "r4"])
         }
-        #expect(texts == ["r0", "r1", "r2", "r3", "r4"])
     }
 
     @Test func chunkedBodyArrivingInManyPiecesIsGathered() async throws {
-        let server = try Self.start()
-        defer { server.shutdown() }
-        let port = server.port
-        let pieces = (0..<40).map { "piece\($0);" }
-        let response = try await TestHTTP.offPool {
-            let connection = try HTTPConnection(port: port)
-            try connection.write("POST /echo/chunks HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-            for piece in pieces {
-                try connection.write(String(piece.utf8.count, radix: 16) + "\r\n" + piece + "\r\n")
-                usleep(2_000)
+        try await Self.withServer() { server in
+            let port = server.port
+            let pieces = (0..<40).map { "piece\($0);" }
+            let response = try await TestHTTP.offPool {
+                let connection = try HTTPConnection(port: port)
+                try connection.write("POST /echo/chunks HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                for piece in pieces {
+                    try connection.write(String(piece.utf8.count, radix: 16) + "\r\n" + piece + "\r\n")
+                    usleep(2_000)
+                }
+                try connection.write("0\r\n\r\n")
+                return try connection.readResponse()
             }
-            try connection.write("0\r\n\r\n")
-            return try connection.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == pieces.joined())
         }
-        #expect(response.status == 200)
-        #expect(response.text == pieces.joined())
     }
 
     @Test func bodyWithContentLengthOverTheLimitIs413Unread() async throws {
-        let server = try Self.start(maxBodyBytes: 1024)
-        defer { server.shutdown() }
-        let port = server.port
-        let (response, closed) = try await TestHTTP.offPool {
-            let connection = try HTTPConnection(port: port)
-            // Only the headers: the server must answer without waiting for 10 MB.
-            try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
-            let response = try connection.readResponse()
-            return (response, connection.isClosedByPeer())
+        try await Self.withServer(maxBodyBytes: 1024) { server in
+            let port = server.port
+            let (response, closed) = try await TestHTTP.offPool {
+                let connection = try HTTPConnection(port: port)
+                // Only the headers: the server must answer without waiting for 10 MB.
+                try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
+                let response = try connection.readResponse()
+                return (response, connection.isClosedByPeer())
+            }
+            #expect(response.status == 413)
+            #expect(response.headers["content-type"] == "application/problem+json")
+            #expect(response.json["status"] as? Int == 413)
+            #expect(closed)
         }
-        #expect(response.status == 413)
-        #expect(response.headers["content-type"] == "application/problem+json")
-        #expect(response.json["status"] as? Int == 413)
-        #expect(closed)
     }
 
     @Test func chunkedBodyCrossingTheLimitIs413() async throws {
-        let server = try Self.start(maxBodyBytes: 1024)
-        defer { server.shutdown() }
-        let port = server.port
-        let response = try await TestHTTP.offPool {
-            let connection = try HTTPConnection(port: port)
-            try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-            let chunk = String(repeating: "x", count: 500)
-            for _ in 0..<5 { try connection.write("1f4\r\n" + chunk + "\r\n") }
-            try connection.write("0\r\n\r\n")
-            return try connection.readResponse()
+        try await Self.withServer(maxBodyBytes: 1024) { server in
+            let port = server.port
+            let response = try await TestHTTP.offPool {
+                let connection = try HTTPConnection(port: port)
+                try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let chunk = String(repeating: "x", count: 500)
+                for _ in 0..<5 { try connection.write("1f4\r\n" + chunk + "\r\n") }
+                try connection.write("0\r\n\r\n")
+                return try connection.readResponse()
+            }
+            #expect(response.status == 413)
+            #expect(response.json["status"] as? Int == 413)
         }
-        #expect(response.status == 413)
-        #expect(response.json["status"] as? Int == 413)
     }
 
     @Test func endlessChunkedBodyIsCutOff() async throws {
-        let server = try Self.start(maxBodyBytes: 1024)
-        defer { server.shutdown() }
-        let port = server.port
-        let closed = try await TestHTTP.offPool {
-            let connection = try HTTPConnection(port: port)
-            try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-            let chunk = "3e8\r\n" + String(repeating: "x", count: 1000) + "\r\n"
-            // 64 KB: far past 16 × the limit. Writing may fail once the server has closed.
-            for _ in 0..<64 { if (try? connection.write(chunk)) == nil { break } }
-            return connection.isClosedByPeer()
+        try await Self.withServer(maxBodyBytes: 1024) { server in
+            let port = server.port
+            let closed = try await TestHTTP.offPool {
+                let connection = try HTTPConnection(port: port)
+                try connection.write("POST /echo/big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let chunk = "3e8\r\n" + String(repeating: "x", count: 1000) + "\r\n"
+                // 64 KB: far past 16 × the limit. Writing may fail once the server has closed.
+                for _ in 0..<64 { if (try? connection.write(chunk)) == nil { break } }
+                return connection.isClosedByPeer()
+            }
+            #expect(closed)
         }
-        #expect(closed)
     }
 
     @Test func handlerErrorsBecomeProblems() async throws {
         var router = Router()
         router.get("/teapot") { _ in throw Problem(status: 422, detail: "no", extensions: ["errors": ["a"]]) }
         router.get("/boom") { _ in throw CancellationError() }
-        let server = try Self.start(router)
-        defer { server.shutdown() }
-        let problem = try await TestHTTP.request(port: server.port, "GET", "/teapot")
-        #expect(problem.status == 422)
-        #expect(problem.json["errors"] as? [String] == ["a"])
-        #expect(problem.json["detail"] as? String == "no")
-        let failure = try await TestHTTP.request(port: server.port, "GET", "/boom")
-        #expect(failure.status == 500)
-        #expect(failure.headers["content-type"] == "application/problem+json")
+        try await Self.withServer(router) { server in
+            let problem = try await TestHTTP.request(port: server.port, "GET", "/teapot")
+            #expect(problem.status == 422)
+            #expect(problem.json["errors"] as? [String] == ["a"])
+            #expect(problem.json["detail"] as? String == "no")
+            let failure = try await TestHTTP.request(port: server.port, "GET", "/boom")
+            #expect(failure.status == 500)
+            #expect(failure.headers["content-type"] == "application/problem+json")
+        }
     }
 
     @Test func gracefulStopFinishesTheRequestInFlightAndRefusesNewOnes() async throws {
@@ -171,7 +195,7 @@ import Testing
         async let slow = TestHTTP.request(port: port, "POST", "/echo/slow", body: "still here")
         // Wait until the request is being handled, then stop.
         while server.requestsInFlight == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        let drained = try await TestHTTP.offPool { server.shutdown(gracePeriod: .seconds(5)) }
+        let drained = await server.shutdown(gracePeriod: .seconds(5))
         let response = try await slow
         #expect(drained)
         #expect(response.status == 200)
@@ -179,11 +203,11 @@ import Testing
         #expect(throws: TestClientError.self) { try HTTPConnection(port: port) }
     }
 
-    @Test func listeningOnAPortInUseFails() throws {
-        let server = try Self.start()
-        defer { server.shutdown() }
-        #expect(throws: HTTPServerError.self) {
-            try HTTPServer(configuration: ServerConfiguration(port: server.port), responder: Router())
+    @Test func listeningOnAPortInUseFails() async throws {
+        try await Self.withServer() { server in
+            #expect(throws: HTTPServerError.self) {
+                try HTTPServer(configuration: ServerConfiguration(port: server.port), responder: Router())
+            }
         }
     }
 }

@@ -84,26 +84,54 @@ import Testing
         #expect(client.topScreen.props["error"] as? String == "Wrong e-mail or password.")
     }
 
+    /// Behind the trusted proxy, failures slow down the guessing client, not the account's owner.
+    /// The server's clock stands still (`--test-hooks`), so the delays do not depend on how fast
+    /// the requests go.
     @Test func unknownEmailAndWrongPasswordGetTheSameAnswerAndRepeatedFailuresAre429() async throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess(arguments: ["--test-hooks", "--trusted-proxy", "127.0.0.1"])
         var owner = try await SessionClient.create(port: server.port)
         try await Journey.register(&owner, email: "known@example.com", displayName: "Known")
 
+        let attacker = ["X-Forwarded-For": "203.0.113.9"]
         var client = try await SessionClient.create(port: server.port)
-        let unknown = try await Journey.signIn(&client, email: "nobody@example.com", password: "whatever password 1")
+        try Journey.expect200(try await client.send("logIn"))
+        let unknown = try await client.send(
+            "submit", ["email": "nobody@example.com", "password": "whatever password 1"], headers: attacker)
         let unknownProps = client.topScreen.props
-        let wrong = try await client.send("submit", ["email": "known@example.com", "password": "whatever password 1"])
+        let wrong = try await client.send(
+            "submit", ["email": "known@example.com", "password": "whatever password 1"], headers: attacker)
         #expect(unknown.status == 200 && wrong.status == 200)
         #expect(unknownProps["error"] as? String == client.topScreen.props["error"] as? String)
 
-        // Five failures for one account, then 429 with Retry-After, even with the right password.
-        for _ in 0..<4 {
-            #expect(try await client.send("submit", ["email": "known@example.com", "password": "still wrong password"]).status == 200)
+        // Three failures for one account from one client, then 429 with Retry-After, even with
+        // the right password; each later failure doubles the wait.
+        for _ in 0..<2 {
+            #expect(
+                try await client.send("submit", ["email": "known@example.com", "password": "still wrong password"], headers: attacker)
+                    .status == 200)
         }
-        let throttled = try await client.send("submit", ["email": "known@example.com", "password": Journey.password])
+        let throttled = try await client.send(
+            "submit", ["email": "known@example.com", "password": Journey.password], headers: attacker)
         #expect(throttled.status == 429)
-        #expect(Int(throttled.headers["retry-after"] ?? "") ?? 0 > 0)
+        #expect(throttled.headers["retry-after"] == "1")
         #expect(throttled.headers["content-type"] == "application/problem+json")
+        try await server.advanceClock(seconds: 1)
+        #expect(
+            try await client.send("submit", ["email": "known@example.com", "password": "still wrong password"], headers: attacker)
+                .status == 200)
+        let slower = try await client.send(
+            "submit", ["email": "known@example.com", "password": "still wrong password"], headers: attacker)
+        #expect(slower.status == 429)
+        #expect(slower.headers["retry-after"] == "2")
+
+        // The owner, at their own address, is not slowed at all.
+        var device = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await device.send("logIn"))
+        let signedIn = try await device.send(
+            "submit", ["email": "known@example.com", "password": Journey.password],
+            headers: ["X-Forwarded-For": "198.51.100.7"])
+        #expect(signedIn.status == 200)
+        #expect(device.topScreen.name == "timeline")
     }
 
     @Test func twoSessionsRacingToRegisterOneEmailExactlyOneWins() async throws {

@@ -6,10 +6,10 @@ import Testing
         var driver = try Driver()
         try driver.send("showTabs")
         try driver.send("deeper")
-        let bytes = driver.app.snapshot(driver.tree)
+        let bytes = try driver.app.snapshot(driver.tree)
         let restored = try driver.app.decodeSnapshot(bytes)
         #expect(restored == driver.tree)
-        #expect(driver.app.snapshot(restored) == bytes)
+        #expect(try driver.app.snapshot(restored) == bytes)
         #expect(String(decoding: bytes, as: UTF8.self).contains("\"format\":1"))
     }
 
@@ -25,7 +25,7 @@ import Testing
     @Test func undecodableSnapshotFallsBackToAFreshStartKeepingTheUser() throws {
         var driver = try Driver(user: SessionUser(id: 9, displayName: "Lin"))
         try driver.send("startWizard")
-        let bytes = driver.app.snapshot(driver.tree)
+        let bytes = try driver.app.snapshot(driver.tree)
 
         let deployed = NavigationApp(
             screens: TestScreens.all,

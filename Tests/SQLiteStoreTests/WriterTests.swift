@@ -1,62 +1,167 @@
 import Foundation
 import SQLiteStore
+import Synchronization
 import Testing
 
 @Suite struct WriterTests {
-    static func database() throws -> Database {
+    static func database(path: String = MigratorTests.temporaryPath(), maxPageCount: Int? = nil) throws -> Database {
         try Database(
-            path: MigratorTests.temporaryPath(),
-            migrations: [Migration(version: 1, name: "items", sql: "CREATE TABLE items (name TEXT PRIMARY KEY)")])
+            path: path,
+            migrations: [Migration(version: 1, name: "items", sql: "CREATE TABLE items (name TEXT PRIMARY KEY)")],
+            maxPageCount: maxPageCount)
     }
 
-    @Test func concurrentWritesAreGroupCommittedAndAllDurable() async throws {
-        let database = try Self.database()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<200 {
-                group.addTask {
-                    _ = try await database.writer.write { connection -> Int in
-                        try connection.run("INSERT INTO items (name) VALUES (?1)", [.text("i\(index)")])
-                    }
+    /// Occupies the writer thread until `release`, so that what is queued meanwhile is taken as
+    /// one batch afterwards: batching asserted exactly, not by timing.
+    final class HeldWriter: Sendable {
+        final class Flag: Sendable { let raised = Atomic<Bool>(false) }
+        private let started = Flag()
+        private let gate = DispatchSemaphore(value: 0)
+        private let job: Task<Void, any Error>
+
+        private init(_ database: Database) {
+            let (started, gate) = (started, gate)
+            job = Task {
+                _ = try await database.writer.write { _ in
+                    started.raised.store(true, ordering: .releasing)
+                    gate.wait()  // blocks the writer's own thread, never one of Swift's pool
                 }
             }
-            try await group.waitForAll()
         }
-        let count = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM items") { $0.int(0) } }
-        #expect(count == 200)
-        let statistics = database.writer.statistics
-        #expect(statistics.writes == 200)
-        #expect(statistics.batches <= 200)
-        database.close()
+
+        /// Returns once the writer thread runs the holding write.
+        static func hold(_ database: Database) async -> HeldWriter {
+            let held = HeldWriter(database)
+            while !held.started.raised.load(ordering: .acquiring) { await Task.yield() }
+            return held
+        }
+
+        func release() async throws {
+            gate.signal()
+            try await job.value
+        }
     }
 
-    @Test func aFailingWriteRollsBackOnlyItself() async throws {
+    /// Waits (without sleeping on a clock) until `count` writes are queued.
+    static func waitUntilQueued(_ database: Database, _ count: Int) async {
+        while database.writer.statistics.pending < count { await Task.yield() }
+    }
+
+    @Test func writesQueuedWhileTheWriterIsBusyCommitTogetherInOneBatch() async throws {
+        let database = try Self.database()
+        let held = await HeldWriter.hold(database)
+        let writes = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<50 {
+                    group.addTask {
+                        _ = try await database.writer.write {
+                            try $0.run("INSERT INTO items (name) VALUES (?1)", [.text("i\(index)")])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        await Self.waitUntilQueued(database, 50)
+        try await held.release()
+        try await writes.value
+        let count = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM items") { $0.int(0) } }
+        #expect(count == 50)
+        // The held write was one batch; all fifty waiting ones were the next.
+        let statistics = database.writer.statistics
+        #expect(statistics.batches == 2)
+        #expect(statistics.writes == 51)
+        await database.close()
+    }
+
+    @Test func aFailingWriteRollsBackOnlyItselfInASharedBatch() async throws {
         let database = try Self.database()
         _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('taken')") }
-        async let good: Int = database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('fresh')") }
+        let held = await HeldWriter.hold(database)
+        let good = Task { try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('fresh')") } }
+        await Self.waitUntilQueued(database, 1)
         let bad = Task {
             try await database.writer.write { connection in
                 try connection.run("INSERT INTO items (name) VALUES ('half')")
                 return try connection.run("INSERT INTO items (name) VALUES ('taken')")
             }
         }
-        #expect(try await good == 1)
+        await Self.waitUntilQueued(database, 2)
+        try await held.release()
+        #expect(try await good.value == 1)
         await #expect(throws: SQLiteError.self) { try await bad.value }
         let names = try await database.readers.read { try $0.query("SELECT name FROM items ORDER BY name") { $0.string(0) } }
         #expect(names == ["fresh", "taken"])
-        database.close()
+        // The good and the bad write shared one batch (after the first write and the held one).
+        #expect(database.writer.statistics.batches == 3)
+        await database.close()
     }
 
     @Test func writesAfterCloseFail() async throws {
         let database = try Self.database()
-        database.close()
+        await database.close()
         await #expect(throws: WriterClosed.self) {
             _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('late')") }
         }
     }
 
-    @Test func healthCheckAnswers() async throws {
+    @Test func healthCheckAnswersAndLeavesNothingBehind() async throws {
         let database = try Self.database()
-        #expect(await database.isHealthy())
-        database.close()
+        #expect(await database.healthProblem() == nil)
+        let probes = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM health_probe") { $0.int(0) } }
+        #expect(probes == 0)
+        await database.close()
+    }
+
+    @Test func healthReportsADatabaseThatCannotGrow() async throws {
+        let path = MigratorTests.temporaryPath()
+        let database = try Self.database(path: path, maxPageCount: 8)
+        // Fill the quota.
+        var filled = false
+        for index in 0..<64 where !filled {
+            do {
+                _ = try await database.writer.write {
+                    try $0.run("INSERT INTO items (name) VALUES (?1)", [.text("\(index)" + String(repeating: "x", count: 2000))])
+                }
+            } catch {
+                filled = true
+            }
+        }
+        #expect(filled)
+        let problem = await database.healthProblem()
+        #expect(problem?.contains("does not take writes") == true)
+        await database.close()
+    }
+
+    @Test func aDeletedDatabaseFileFailsWritesInsteadOfAcknowledgingThem() async throws {
+        let path = MigratorTests.temporaryPath()
+        let database = try Self.database(path: path)
+        _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('kept')") }
+        try FileManager.default.removeItem(atPath: path)
+        await #expect(throws: DatabaseFileReplaced.self) {
+            _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('lost')") }
+        }
+        #expect(await database.healthProblem() == "the database file was deleted or replaced")
+        await database.close()
+    }
+
+    @Test func aSecondProcessOnTheSameFileIsRefused() async throws {
+        let path = MigratorTests.temporaryPath()
+        let first = try Self.database(path: path)
+        #expect(throws: DatabaseInUse.self) { _ = try Self.database(path: path) }
+        await first.close()
+    }
+
+    @Test func textWithANulByteIsStoredWhole() async throws {
+        let database = try Self.database()
+        let name = "victim@example.com\u{0}n"
+        _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES (?1)", [.text(name)]) }
+        let stored = try await database.readers.read { try $0.queryFirst("SELECT name FROM items") { $0.string(0) } }
+        #expect(stored == name)
+        let byBytes = try await database.readers.read {
+            try $0.queryFirst("SELECT length(CAST(name AS BLOB)) FROM items") { $0.int(0) }
+        }
+        #expect(byBytes == name.utf8.count)
+        await database.close()
     }
 }

@@ -21,10 +21,10 @@ struct AppHarness {
     var now: Int64 = 1_800_000_000
     var clientAddress = "192.0.2.1"
 
-    init(platform: Platform = .phone, connection: Connection? = nil, throttle: LoginThrottle = LoginThrottle()) throws {
+    init(platform: Platform = .phone, connection: Connection? = nil, guards: SampleAppGuards = SampleAppGuards()) throws {
         let connection = try connection ?? Self.database()
         self.connection = connection
-        services = try SampleAppServices(hasher: Self.hasher, throttle: throttle)
+        services = try SampleAppServices(hasher: Self.hasher, guards: guards)
         let environment = services.environment(
             connection: connection, passwords: PreparedPasswords(hasher: Self.hasher), clientAddress: "", now: 0)
         tree = try SampleApp.navigation.start(platform: platform, environment: environment)

@@ -111,25 +111,67 @@ import Testing
         #expect(app.top.name == "signUp.email")
     }
 
-    @Test func repeatedFailuresAreThrottledPerAccountAndPerAddress() async throws {
+    /// A guesser at one address is slowed down more with each failure; the owner, from their
+    /// own address, signs in at once.
+    @Test func failuresSlowTheGuesserNotTheOwner() async throws {
         var owner = try AppHarness()
         try await owner.register()
-        var app = try AppHarness(connection: owner.connection, throttle: LoginThrottle(perAccount: 3, perAddress: 5, windowSeconds: 60))
+        let guards = SampleAppGuards()
+        var attacker = try AppHarness(connection: owner.connection, guards: guards)
+        attacker.clientAddress = "203.0.113.9"
+        try await attacker.send("logIn")
+        // Each send moves the clock one second: three free failures, one after a 1 s delay, then
+        // the next one must wait 2 s.
+        for _ in 0..<4 { try await attacker.send("submit", ["email": "ada@example.com", "password": "wrong password entirely"]) }
+        let before = attacker.tree
+        // Another spelling of the same account (case, fullwidth letters) is the same account to the throttle.
+        let refused = await #expect(throws: EventThrottled.self) {
+            try await attacker.send("submit", ["email": "ＡＤＡ@EXAMPLE.COM", "password": "wrong password entirely"])
+        }
+        #expect(refused?.retryAfterSeconds == 1)
+        #expect(attacker.tree == before)
+
+        var rightful = try AppHarness(connection: owner.connection, guards: guards)
+        rightful.now = attacker.now
+        rightful.clientAddress = "198.51.100.7"
+        try await rightful.send("logIn")
+        try await rightful.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
+        #expect(rightful.top.name == "timeline")
+    }
+
+    /// Far above the per-client delays, an account attacked from many addresses is refused to
+    /// everyone until the window passes; and one address guessing many accounts is refused.
+    @Test func distributedGuessingLocksTheAccountAndSprayingLocksTheClient() async throws {
+        var owner = try AppHarness()
+        try await owner.register()
+        var policy = FailureThrottle.Policy()
+        policy.accountLimit = 6
+        policy.clientLimit = 4
+        let guards = SampleAppGuards(
+            signIns: FailureThrottle(subject: "sign-ins", policy: policy),
+            passwordChecks: FailureThrottle(subject: "password checks"),
+            registrations: RateLimiter(subject: "registration attempts", capacity: 10, refillSeconds: 6))
+        var app = try AppHarness(connection: owner.connection, guards: guards)
         try await app.send("logIn")
-        for _ in 0..<3 { try await app.send("submit", ["email": "ada@example.com", "password": "wrong password entirely"]) }
-        let before = app.tree
+        for index in 0..<6 {
+            app.clientAddress = "203.0.113.\(index)"
+            try await app.send("submit", ["email": "ada@example.com", "password": "wrong password entirely"])
+        }
+        app.clientAddress = "198.51.100.7"
         await #expect(throws: EventThrottled.self) {
             try await app.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
         }
-        #expect(app.tree == before)
-        // Other accounts from the same address are throttled once the address limit is reached.
-        for _ in 0..<2 { try await app.send("submit", ["email": "other@example.com", "password": "wrong password entirely"]) }
-        await #expect(throws: EventThrottled.self) {
-            try await app.send("submit", ["email": "third@example.com", "password": "wrong password entirely"])
+        // One address spraying other accounts: its fifth failure is refused, for any account.
+        app.clientAddress = "192.0.2.50"
+        for index in 0..<4 {
+            try await app.send("submit", ["email": .string("user\(index)@example.com"), "password": "wrong password entirely"])
         }
-        // From another address, after the window, it works again.
+        await #expect(throws: EventThrottled.self) {
+            try await app.send("submit", ["email": "someone@example.com", "password": "wrong password entirely"])
+        }
+        // After the window, the owner gets in.
+        app.now += policy.windowSeconds
         app.clientAddress = "198.51.100.7"
-        app.now += 61
         try await app.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
         #expect(app.top.name == "timeline")
     }

@@ -58,6 +58,34 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         return port
     }
 
+    /// Moves the server's clock forward (it must run with `--test-hooks`, whose clock stands still).
+    public func advanceClock(seconds: Int) async throws {
+        let response = try await TestHTTP.request(
+            port: port, "POST", "/test/clock", headers: ["Content-Type": "application/json"],
+            body: #"{"advanceSeconds":\#(seconds)}"#)
+        guard response.status == 200 else { throw TestClientError(description: "clock: \(response.status)") }
+    }
+
+    /// Runs the server's sweep now (with `--test-hooks`).
+    public func sweep() async throws {
+        let response = try await TestHTTP.request(port: port, "POST", "/test/sweep")
+        guard response.status == 204 else { throw TestClientError(description: "sweep: \(response.status)") }
+    }
+
+    /// Holds (`true`) or releases the server's password pool (with `--test-hooks`).
+    public func pausePasswordPool(_ paused: Bool) async throws {
+        let response = try await TestHTTP.request(
+            port: port, "POST", paused ? "/test/password-pool/pause" : "/test/password-pool/resume")
+        guard response.status == 204 else { throw TestClientError(description: "password pool: \(response.status)") }
+    }
+
+    /// The value of a metric without labels in `/metrics`, or nil when it is absent.
+    public func metric(_ name: String) async throws -> Double? {
+        let text = try await TestHTTP.request(port: port, "GET", "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
     /// Sends `signal` and waits for the process to exit; returns its exit status.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM) -> Int32 {

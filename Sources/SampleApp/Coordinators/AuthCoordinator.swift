@@ -16,7 +16,8 @@ struct AuthCoordinator: Coordinator {
         case (_, "signUp"):
             try startRegistration(&context)
         case ("login", "submit"):
-            try signIn(email: event.payload.string("email").trimmed, password: event.payload.string("password"),
+            try signIn(
+                email: EmailAddress.normalized(event.payload.string("email")), password: event.payload.string("password"),
                 screen: event.screen.id, &context)
         default:
             return .unhandled
@@ -39,20 +40,23 @@ struct AuthCoordinator: Coordinator {
     }
 
     /// The same answer, after the same Argon2id work, for an unknown e-mail and a wrong password.
+    /// Failures slow down further tries of that account from that client (`FailureThrottle`).
     private func signIn(email: String, password: String, screen: ScreenID, _ context: inout Context) throws {
         let models = try context.models
-        try models.throttle.check(email: email, address: models.clientAddress, now: models.now)
+        let account = EmailAddress.key(email)
+        try models.guards.signIns.check(account: account, client: models.clientAddress, now: models.now)
         let user = try models.users.find(email: email)
         let matches = try models.passwords.verify(password, against: user?.passwordHash ?? models.dummyHash)
         guard let user, matches else {
-            models.throttle.recordFailure(email: email, address: models.clientAddress, now: models.now)
+            models.guards.signIns.recordFailure(account: account, client: models.clientAddress, now: models.now)
+            AppMetrics.signInFailed()
             try context.updateProps(screen) {
                 $0["email"] = .string(email)
                 $0["error"] = .string(Rules.wrongCredentials)
             }
             return
         }
-        models.throttle.recordSuccess(email: email)
+        models.guards.signIns.recordSuccess(account: account, client: models.clientAddress)
         if models.passwords.needsRehash(user.passwordHash) {
             try models.users.update(id: user.id, passwordHash: models.passwords.hash(password))
         }

@@ -19,7 +19,9 @@ struct RegistrationCoordinator: Coordinator {
         let screen = event.screen.id
         switch (event.screen.name, event.name) {
         case ("signUp.email", "next"):
-            let email = event.payload.string("email").trimmed
+            let email = EmailAddress.normalized(event.payload.string("email"))
+            // Every try counts, whatever the answer: "already registered" must not be a fast oracle.
+            try models.guards.registrations.take(models.clientAddress, now: models.now)
             if let error = try Rules.emailError(email) ?? (models.users.exists(email: email) ? Rules.emailTaken : nil) {
                 try context.updateProps(screen) { $0 = ["email": .string(email), "error": .string(error)] }
                 return .handled

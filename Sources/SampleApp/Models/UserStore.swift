@@ -9,12 +9,14 @@ struct UserRecord: Sendable {
 }
 
 /// Users in SQLite, on the connection the event runs on (so changes commit with the snapshot).
+/// Ids are never reused (migration 0007); e-mails are compared by `EmailAddress.key`.
 struct UserStore {
     let connection: Connection
 
     func find(email: String) throws -> UserRecord? {
         try connection.queryFirst(
-            "SELECT id, email, password_hash, display_name FROM users WHERE email = ?1", [.text(email)], Self.record)
+            "SELECT id, email, password_hash, display_name FROM users WHERE email_key = ?1",
+            [.text(EmailAddress.key(email))], Self.record)
     }
 
     func find(id: Int64) throws -> UserRecord? {
@@ -24,12 +26,15 @@ struct UserStore {
 
     func exists(email: String) throws -> Bool { try find(email: email) != nil }
 
-    /// Creates a user; nil when the e-mail is taken (compared case-insensitively).
+    /// Creates a user; nil when the e-mail is taken (compared by `EmailAddress.key`).
     func create(email: String, passwordHash: String, displayName: String, now: Int64) throws -> UserRecord? {
         do {
             try connection.run(
-                "INSERT INTO users (email, password_hash, display_name, created_at) VALUES (?1, ?2, ?3, ?4)",
-                [.text(email), .text(passwordHash), .text(displayName), .integer(now)])
+                """
+                INSERT INTO users (email, email_key, password_hash, display_name, created_at)
+                VALUES (?1, ?2, ?3, ?4, ?5)
+                """,
+                [.text(email), .text(EmailAddress.key(email)), .text(passwordHash), .text(displayName), .integer(now)])
         } catch let error as SQLiteError where error.isUniqueViolation {
             return nil
         }

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Refuses, before any body is read, requests that HTTP/1.1 forbids or that a proxy in front
+/// could frame differently from this server (request smuggling).
+enum RequestScreening {
+    /// The problem to answer with, or nil when the request may proceed.
+    static func problem(version: String, headers: HTTPHeaders) -> Problem? {
+        let lengths = headers.values("Content-Length")
+        let encodings = headers.values("Transfer-Encoding")
+        if lengths.count > 1 {
+            return Problem(status: 400, detail: "The request has more than one Content-Length.")
+        }
+        if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ (48...57).contains($0) }) {
+            return Problem(status: 400, detail: "Content-Length is not a decimal number.")
+        }
+        if !encodings.isEmpty {
+            if !lengths.isEmpty {
+                return Problem(status: 400, detail: "The request has both Content-Length and Transfer-Encoding.")
+            }
+            let codings = encodings.joined(separator: ",").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            if codings != ["chunked"] {
+                return Problem(status: 501, detail: "Only the chunked transfer coding is supported.")
+            }
+        }
+        if version == "HTTP/1.1" && headers.values("Host").count != 1 {
+            return Problem(status: 400, detail: "An HTTP/1.1 request needs exactly one Host header.")
+        }
+        return nil
+    }
+}

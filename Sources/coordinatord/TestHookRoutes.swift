@@ -1,0 +1,37 @@
+import HTTPServer
+import Navigation
+import Secrets
+import Sessions
+
+/// Routes that let tests drive time, only with the hidden `--test-hooks` flag (never in
+/// production): the service's clock stands still until `POST /test/clock` moves it, the sweep
+/// runs on `POST /test/sweep`, and the password pool holds its queue between
+/// `POST /test/password-pool/pause` and `.../resume`. So no test waits for the wall clock.
+struct TestHookRoutes {
+    let sessions: SessionService
+    let passwords: PasswordHashPool
+    let clock: ServiceClock
+
+    func register(in router: inout Router) {
+        let (sessions, passwords, clock) = (self.sessions, self.passwords, self.clock)
+        router.post("/test/clock") { request in
+            guard let body = try? JSONValue.parse(request.body), let seconds = body["advanceSeconds"]?.intValue else {
+                throw Problem(status: 400, detail: #"Send {"advanceSeconds": N}."#)
+            }
+            clock.advance(seconds: Int64(seconds))
+            return .json(["now": clock.now()])
+        }
+        router.post("/test/sweep") { _ in
+            await sessions.sweep()
+            return HTTPResponse(status: 204)
+        }
+        router.post("/test/password-pool/pause") { _ in
+            passwords.pause()
+            return HTTPResponse(status: 204)
+        }
+        router.post("/test/password-pool/resume") { _ in
+            passwords.resume()
+            return HTTPResponse(status: 204)
+        }
+    }
+}
