@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "SQLiteStore", "Secrets"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Navigation", "SQLiteStore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Navigation
-import SampleApp
+@testable import SampleApp
 import Testing
 
 @Suite struct AuthFlowTests {
@@ -174,5 +174,64 @@ import Testing
         app.clientAddress = "198.51.100.7"
         try await app.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
         #expect(app.top.name == "timeline")
+    }
+
+    /// One account, however its address is spelled: Unicode forms, fullwidth and look-alike
+    /// letters are "already registered"; invisible and bidi characters are refused outright.
+    @Test func lookAlikeAddressesAreTheSameAccount() async throws {
+        var owner = try AppHarness()
+        try await owner.register(email: "ada@example.com")
+        for spelling in [
+            "ADA@Example.COM", "ａｄａ@example.com", "ada@exаmple.com", "аda@example.com", "ada@ex\u{0430}mple.com",
+            " ada@example.com ",
+        ] {
+            var app = try AppHarness(connection: owner.connection)
+            try await app.send("signUp")
+            try await app.send("next", ["email": .string(spelling)])
+            #expect(app.top.props["error"] == "This e-mail is already registered.", "\(spelling)")
+        }
+        var decomposed = try AppHarness(connection: owner.connection)
+        try await decomposed.register(email: "zoe\u{0308}@example.com", name: "Zoë")
+        var composed = try AppHarness(connection: owner.connection)
+        try await composed.send("signUp")
+        try await composed.send("next", ["email": "zo\u{00EB}@example.com"])
+        #expect(composed.top.props["error"] == "This e-mail is already registered.")
+        for hidden in ["ada\u{200B}@example.com", "\u{202E}ada@example.com", "ada@example.com\u{0}x"] {
+            var app = try AppHarness(connection: owner.connection)
+            try await app.send("signUp")
+            await #expect(throws: EventRejection.self) { try await app.send("next", ["email": .string(hidden)]) }
+        }
+        #expect(try owner.count("users") == 2)
+    }
+
+    /// Every registration try counts against the client's rate, "already registered" or not.
+    @Test func registrationTriesAreRateLimitedPerClient() async throws {
+        let guards = SampleAppGuards(
+            signIns: FailureThrottle(subject: "sign-ins"), passwordChecks: FailureThrottle(subject: "password checks"),
+            registrations: RateLimiter(subject: "registration attempts", capacity: 3, refillSeconds: 60))
+        var app = try AppHarness(guards: guards)
+        try await app.send("signUp")
+        for index in 0..<3 { try await app.send("next", ["email": .string("probe\(index)@example")]) }
+        await #expect(throws: EventThrottled.self) { try await app.send("next", ["email": "probe@example.com"]) }
+        app.clientAddress = "198.51.100.20"
+        try await app.send("next", ["email": "probe@example.com"])
+        #expect(app.top.name == "signUp.password")
+    }
+
+    /// Failures leave no memory behind once their window has passed.
+    @Test func throttleEntriesAreSwept() {
+        let throttle = FailureThrottle(subject: "sign-ins")
+        for index in 0..<1000 {
+            throttle.recordFailure(account: "user\(index)", client: "198.51.100.\(index % 200)", now: 1000)
+        }
+        #expect(throttle.entryCount > 1000)
+        throttle.recordFailure(account: "late", client: "192.0.2.1", now: 1000 + throttle.policy.windowSeconds)
+        #expect(throttle.entryCount == 3)  // only the late failure's pair, account and client
+
+        let limiter = RateLimiter(subject: "registration attempts", capacity: 2, refillSeconds: 10)
+        for index in 0..<500 { _ = try? limiter.take("198.51.100.\(index)", now: 0) }
+        #expect(limiter.entryCount == 500)
+        _ = try? limiter.take("192.0.2.1", now: 100)
+        #expect(limiter.entryCount == 1)
     }
 }

@@ -129,6 +129,7 @@ import Testing
         let outcome = try await app.send(
             "save", ["currentPassword": .string(AppHarness.password), "newPassword": "an entirely new passphrase"])
         #expect(outcome.credentialsRotated)
+        #expect(outcome.endedSessionsOfUsers == [1])  // the user's other sessions end with the change
         #expect(app.top.name == "settings")
     }
 
@@ -160,10 +161,74 @@ import Testing
         try await app.send("confirm", ["password": "wrong password entirely"])
         #expect(app.top.props["error"] == "The password is not correct.")
         #expect(try app.count("users") == 1)
-        try await app.send("confirm", ["password": .string(AppHarness.password)])
+        let outcome = try await app.send("confirm", ["password": .string(AppHarness.password)])
+        #expect(outcome.endedSessionsOfUsers == [1])  // every other session of the user ends too
         #expect(app.top.name == "firstRun")
         #expect(app.state["user"] == .null)
         #expect(try app.count("users") == 0)
         #expect(try app.count("posts") == 0)
+    }
+
+    /// A deleted user's id is never handed out again, and a session that still names a deleted
+    /// user is signed out at its next event instead of acting as whoever has the id now.
+    @Test func userIdsAreNeverReusedAndAGoneUserIsSignedOut() async throws {
+        var first = try await Self.signedIn()
+        var stale = try AppHarness(connection: first.connection)
+        try await stale.send("logIn")
+        try await stale.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
+        #expect(stale.state["user"]?["id"] == 1)
+
+        try await first.send("selectTab", ["tab": "profile"])
+        try await first.send("openSettings")
+        try await first.send("deleteAccount")
+        try await first.send("confirm", ["password": .string(AppHarness.password)])
+        var newcomer = try AppHarness(connection: first.connection)
+        try await newcomer.register(email: "bob@example.com", name: "Bob")
+        #expect(newcomer.state["user"] == ["id": 2, "displayName": "Bob"])
+
+        let outcome = try await stale.send("compose")
+        #expect(outcome.credentialsRotated)
+        #expect(stale.state["user"] == .null)
+        #expect(stale.top.name == "firstRun")
+        #expect(try stale.count("posts") == 0)
+    }
+
+    /// Re-checking the password (delete account, change password) is throttled like sign-ins.
+    @Test func passwordRechecksAreThrottled() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("selectTab", ["tab": "profile"])
+        try await app.send("openSettings")
+        try await app.send("deleteAccount")
+        for _ in 0..<4 { try await app.send("confirm", ["password": "wrong password entirely"]) }
+        let before = app.tree
+        await #expect(throws: EventThrottled.self) {
+            try await app.send("confirm", ["password": .string(AppHarness.password)])
+        }
+        #expect(app.tree == before)
+        #expect(try app.count("users") == 1)
+    }
+
+    /// A client can open only so many pages of the timeline before the session is full.
+    @Test func loadingAndPushingWithoutEndStopsAtTheSessionLimit() async throws {
+        var app = try await Self.signedIn()
+        try await app.send("compose")
+        try await app.send("submit", ["text": "a post to open"])
+        var refusal: EventRejection?
+        for _ in 0..<200 where refusal == nil {
+            do {
+                // A user's page opens their post, the post opens its author: pushing without end.
+                if app.top.name == "user" {
+                    try await app.send("openPost", ["postId": 1])
+                } else {
+                    try await app.send("openUser", ["userId": 1])
+                }
+            } catch let rejection as EventRejection {
+                refusal = rejection
+            }
+        }
+        #expect(refusal == .sessionLimit("\(SampleApp.navigation.limits.maxScreens) screens"))
+        #expect(app.tree.allScreens.count == SampleApp.navigation.limits.maxScreens)
+        try await app.send("popToRoot")
+        #expect(app.top.name == "timeline")
     }
 }

@@ -59,3 +59,29 @@ import Testing
 extension String {
     fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }
+
+/// The password pool's bound and its shutdown.
+@Suite struct PasswordPoolTests {
+    @Test func aFullQueueRefusesAtOnceInsteadOfMakingEveryoneWait() async throws {
+        let pool = PasswordHashPool(hasher: SecretsTests.fast, concurrency: 1, maxQueued: 2)
+        pool.pause()
+        let queued = (0..<2).map { index in Task { try await pool.hash("queued \(index)") } }
+        while pool.statistics.waiting < 2 { await Task.yield() }
+        await #expect(throws: PasswordPoolBusy.self) { try await pool.hash("one too many") }
+        #expect(pool.statistics.refused == 1)
+        pool.resume()
+        for job in queued { #expect(try await job.value.hasPrefix("$argon2id$")) }
+        #expect(pool.statistics.started == 2)
+        pool.close()
+    }
+
+    @Test func closingFailsWhatIsQueuedRatherThanStrandingItsCallers() async throws {
+        let pool = PasswordHashPool(hasher: SecretsTests.fast, concurrency: 1, maxQueued: 4)
+        pool.pause()
+        let queued = Task { try await pool.verify("x", against: "not a hash") }
+        while pool.statistics.waiting < 1 { await Task.yield() }
+        pool.close()
+        await #expect(throws: PasswordPoolBusy.self) { try await queued.value }
+        await #expect(throws: PasswordPoolBusy.self) { try await pool.hash("after close") }
+    }
+}

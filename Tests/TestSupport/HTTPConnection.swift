@@ -6,14 +6,20 @@ import Glibc
 
 /// A blocking HTTP/1.1 client connection over a raw socket, so tests control every byte:
 /// chunked bodies, slow writes, keep-alive. Use it from a thread that may block (see `TestHTTP`).
-public final class HTTPConnection {
+public final class HTTPConnection: @unchecked Sendable {  // a test drives it from one thread at a time
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: UInt16, host: String = "127.0.0.1") throws {
+    /// - Parameter receiveTimeoutSeconds: a read that waits longer fails, so a server that never
+    ///   answers fails the test instead of hanging it (0: wait as long as it takes).
+    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 0) throws {
         socket = try Self.connect(port: port, host: host)
         var yes: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if receiveTimeoutSeconds > 0 {
+            var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
 
     /// A connected socket. A signal (the test process's children exit) can interrupt `connect`,
@@ -103,6 +109,9 @@ public final class HTTPConnection {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = recv(socket, &chunk, chunk.count, 0)
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw TestClientError(description: "no response within the receive timeout")
+            }
             guard count > 0 else { throw TestClientError(description: "connection closed before a full response") }
             buffer.append(contentsOf: chunk[..<count])
         }

@@ -1,0 +1,62 @@
+import Foundation
+import Navigation
+import SQLiteStore
+import Testing
+
+@testable import Sessions
+
+/// The session service's pieces that no HTTP test can time: the resident cache's pins and the
+/// expiry a read stores.
+@Suite struct SessionInternalsTests {
+    static func session(_ id: String) throws -> ResidentSession {
+        let app = NavigationApp(screens: [], coordinators: [], root: { _ in Idle() })
+        return ResidentSession(
+            id: id,
+            state: .init(
+                tree: try app.start(platform: .phone, environment: Environment()), version: 1, tokenHash: Array(id.utf8),
+                expiresAt: 0))
+    }
+
+    /// A root that shows one screen and handles nothing.
+    struct Idle: Coordinator {
+        static let typeName = "Idle"
+        mutating func start(_ context: inout Context) throws { try context.push(ScreenDefinition("idle")) }
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
+    }
+
+    /// A session a request holds is never evicted, so no second copy of it is ever loaded.
+    @Test func aPinnedSessionIsNeverEvicted() throws {
+        let cache = SessionCache(capacity: 2)
+        let pinned = cache.insert(try Self.session("a")).resident
+        for id in ["b", "c", "d", "e"] { cache.insert(try Self.session(id)).resident.release() }
+        #expect(cache.checkOut("a") === pinned)
+        pinned.release()
+        pinned.release()
+        for id in ["f", "g", "h"] { cache.insert(try Self.session(id)).resident.release() }
+        #expect(cache.checkOut("a") == nil)
+        #expect(cache.count <= 2)
+        #expect(cache.evictions >= 5)
+    }
+
+    /// A read's expiry, stored late, never moves back one that an event stored meanwhile.
+    @Test func storingAReadsExpiryNeverMovesItBack() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("touch-\(UUID().uuidString).sqlite").path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let connection = try Connection(path: path)
+        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
+            .migrate(connection)
+        try SessionSQL.insert(connection, id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300)
+        // An event commits a later expiry...
+        #expect(
+            try SessionSQL.update(
+                connection, id: "s", expectedVersion: 1, snapshot: [3], tokenHash: [1], userID: nil, now: 200,
+                expiresAt: 9000, previousExpiresAt: 7300))
+        // ...then the expiry a read moved earlier is stored.
+        try SessionSQL.touch(connection, id: "s", now: 150, expiresAt: 7350)
+        let stored = try connection.queryFirst("SELECT expires_at, expires_hour, last_used_at FROM sessions") {
+            [$0.int64(0), $0.int64(1), $0.int64(2)]
+        }
+        #expect(stored == [9000, 9000 / 3600, 200])
+    }
+}
