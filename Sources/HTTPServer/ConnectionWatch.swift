@@ -17,7 +17,9 @@ import Glibc
 ///
 /// The watchdog shuts down the socket of a connection past its deadline. libmicrohttpd then sees
 /// the stream end and closes the connection itself; its close notification (which comes before
-/// it closes the socket) removes the entry, so a socket number is never shut down after reuse.
+/// it closes the socket) removes the entry. Only the open notification adds an entry (a late
+/// callback for a closed connection finds none to update), and `stop` empties the table before
+/// the daemon closes its sockets: so a socket number is never shut down after its reuse.
 final class ConnectionWatch: Sendable {
     private struct Limits: Sendable {
         let header: Duration
@@ -26,7 +28,8 @@ final class ConnectionWatch: Sendable {
     }
 
     private let limits: Limits
-    private let deadlines = Mutex<[Int32: ContinuousClock.Instant]>([:])
+    /// Open connections by socket, and their deadline (nil while a handler has the request).
+    private let deadlines = Mutex<[Int32: ContinuousClock.Instant?]>([:])
     private let stopped = Atomic<Bool>(false)
     private let wakeUp = DispatchSemaphore(value: 0)
 
@@ -44,41 +47,47 @@ final class ConnectionWatch: Sendable {
         thread.start()
     }
 
-    /// Stops the watchdog thread; it ends on its own, nobody waits for it.
+    /// Stops enforcing at once (call it before the daemon closes its sockets) and lets the
+    /// watchdog thread end on its own; nobody waits for it.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        deadlines.withLock { $0.removeAll() }
         wakeUp.signal()
     }
 
     /// A connection opened: its headers are due within the header timeout.
-    func opened(_ socket: Int32) { set(socket, .now + limits.header) }
+    func opened(_ socket: Int32) {
+        guard socket >= 0, !stopped.load(ordering: .acquiring) else { return }
+        deadlines.withLock { $0[socket] = .some(.now + limits.header) }
+    }
 
     /// A request's headers are in: its body is due within the request timeout.
-    func headersReceived(_ socket: Int32) { set(socket, .now + limits.request) }
+    func headersReceived(_ socket: Int32) { update(socket, .now + limits.request) }
 
     /// The request is complete and a handler has it: no deadline until it is answered.
-    func processing(_ socket: Int32) { _ = deadlines.withLock { $0.removeValue(forKey: socket) } }
+    func processing(_ socket: Int32) { update(socket, nil) }
 
     /// The answer went out: the next request's headers are due after idle + header timeouts.
-    func answered(_ socket: Int32) { set(socket, .now + limits.idle + limits.header) }
+    func answered(_ socket: Int32) { update(socket, .now + limits.idle + limits.header) }
 
     /// The connection is closed (its socket is not closed yet).
     func closed(_ socket: Int32) { _ = deadlines.withLock { $0.removeValue(forKey: socket) } }
 
-    /// Connections with a deadline now; for tests and metrics.
-    var watched: Int { deadlines.withLock { $0.count } }
-
-    private func set(_ socket: Int32, _ deadline: ContinuousClock.Instant) {
-        guard socket >= 0 else { return }
-        deadlines.withLock { $0[socket] = deadline }
+    /// Changes the deadline of an open connection; a socket that is not open is left alone.
+    private func update(_ socket: Int32, _ deadline: ContinuousClock.Instant?) {
+        deadlines.withLock { deadlines in
+            guard deadlines[socket] != nil else { return }
+            deadlines[socket] = .some(deadline)
+        }
     }
 
     /// Shuts down every socket past its deadline, under the lock so that none closes meanwhile.
     private func enforce(now: ContinuousClock.Instant) {
         deadlines.withLock { deadlines in
-            for (socket, deadline) in deadlines where deadline <= now {
+            for (socket, deadline) in deadlines {
+                guard let deadline, deadline <= now else { continue }
                 shutdown(socket, Int32(SHUT_RDWR))
-                deadlines[socket] = nil
+                deadlines[socket] = .some(nil)  // shut once; the close notification removes it
             }
         }
     }

@@ -104,8 +104,8 @@ public final class HTTPServer: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        MHD_stop_daemon(daemon.pointer)
         core.watch.stop()
+        MHD_stop_daemon(daemon.pointer)
         Unmanaged.passUnretained(core).release()
         return true
     }

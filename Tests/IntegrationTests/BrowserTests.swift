@@ -5,14 +5,14 @@ import Testing
 /// The web client in headless Chromium (Debian's, driven through chromedriver) through the
 /// app's journey; fails on any JavaScript error. Screenshots land in `.build/screenshots`.
 @Suite struct BrowserTests {
-    @Test func webClientJourneyInChromium() throws {
-        let server = try ServerProcess()
+    @Test func webClientJourneyInChromium() async throws {
+        let server = try await ServerProcess.start()
         let screenshots = OpenAPITests.repository.appendingPathComponent(".build/screenshots").path
         let script = OpenAPITests.repository.appendingPathComponent("Tests/browser/journey.py").path
-        let result = try OpenAPITests.run("/usr/bin/env", ["python3", script, "http://127.0.0.1:\(server.port)", screenshots])
+        let result = try await OpenAPITests.run("/usr/bin/env", ["python3", script, "http://127.0.0.1:\(server.port)", screenshots])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("browser journey passed"))
         #expect(FileManager.default.fileExists(atPath: screenshots + "/timeline-phone.png"))
-        server.stop()
+        try await server.stop()
     }
 }

@@ -11,7 +11,7 @@ import Testing
 
     @Test func sixtyFourClientsWithIfMatchLoseNoUpdate() async throws {
         // Every client is 127.0.0.1, like clients behind a proxy: allow them more connections.
-        let server = try ServerProcess(arguments: ["--per-address-connection-limit", "512"])
+        let server = try await ServerProcess.start(arguments: ["--per-address-connection-limit", "512"])
         let session = try await SessionClient.create(port: server.port)
         let perClient = 3
         let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func manySessionsAtOnce() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         let port = server.port
         let finals = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<40 {
@@ -74,7 +74,7 @@ import Testing
 @Suite struct RestartTests {
     @Test func aRestartedServerServesEverySessionAsItWas() async throws {
         let path = ServerProcess.temporaryDatabasePath()
-        var server = try ServerProcess(databasePath: path)
+        var server = try await ServerProcess.start(databasePath: path)
         var clients: [SessionClient] = []
         for index in 0..<6 {
             var client = try await SessionClient.create(port: server.port, platform: index % 2 == 0 ? "phone" : "tablet")
@@ -83,9 +83,9 @@ import Testing
             clients.append(client)
         }
         let before = try await clients.asyncMap { try await $0.get("").text }
-        #expect(server.stop() == 0)
+        #expect(try await server.stop() == 0)
 
-        server = try ServerProcess(databasePath: path)
+        server = try await ServerProcess.start(databasePath: path)
         for index in clients.indices { clients[index] = clients[index].moved(to: server.port) }
         let after = try await clients.asyncMap { try await $0.get("").text }
         #expect(after.map(SessionClient.parse).map(SessionClient.json) == before.map(SessionClient.parse).map(SessionClient.json))
@@ -95,11 +95,11 @@ import Testing
         #expect(last.topScreen.name == "signUp.form")
         let next = try await last.send("back")
         #expect(next.status == 200)
-        server.stop()
+        try await server.stop()
     }
 
     @Test func residentCapEvictsFromMemoryNotFromTheDatabase() async throws {
-        let server = try ServerProcess(arguments: ["--max-resident-sessions", "5"])
+        let server = try await ServerProcess.start(arguments: ["--max-resident-sessions", "5"])
         var clients: [SessionClient] = []
         for _ in 0..<25 {
             var client = try await SessionClient.create(port: server.port)
@@ -116,18 +116,29 @@ import Testing
         }
     }
 
+    /// The server's clock stands still (`--test-hooks`) until the test moves it past the idle
+    /// timeout, and the sweep runs when told: nothing here depends on how fast the machine is.
     @Test func idleSessionsExpireAndAreSwept() async throws {
-        // Generous times: the whole suite runs in parallel and can delay any one request by seconds.
-        let server = try ServerProcess(arguments: ["--session-idle-timeout", "10", "--sweep-interval", "1"])
+        let server = try await ServerProcess.start(arguments: ["--test-hooks", "--session-idle-timeout", "600"])
         var client = try await SessionClient.create(port: server.port)
-        #expect(try await client.refresh().status == 200)
-        try await Task.sleep(for: .seconds(13))
+        var other = try await SessionClient.create(port: server.port)
+        try await server.advanceClock(seconds: 590)
+        #expect(try await client.refresh().status == 200)  // a read keeps it alive...
+        try await server.advanceClock(seconds: 20)
+        #expect(try await client.refresh().status == 200)  // ...past the first deadline
+        #expect(try await other.refresh().status == 401)  // the other one was idle for 610 s
+        try await server.sweep()
+        let stored = try Connection(path: server.databasePath).query("SELECT id, expires_at FROM sessions") {
+            ($0.string(0), $0.int64(1))
+        }
+        // The sweep deleted the expired one from the database, and stored the read's expiry.
+        #expect(stored.map(\.0) == [client.id])
+        try await server.advanceClock(seconds: 601)
         #expect(try await client.refresh().status == 401)
         #expect(try await client.send("logIn").status == 401)
-        // The sweep deleted it from the database, not only from memory.
-        let stored = try Connection(path: server.databasePath).queryFirst(
-            "SELECT count(*) FROM sessions WHERE id = ?1", [.text(client.id)]) { $0.int(0) }
-        #expect(stored == 0)
+        try await server.sweep()
+        let left = try Connection(path: server.databasePath).queryFirst("SELECT count(*) FROM sessions") { $0.int(0) }
+        #expect(left == 0)
     }
 }
 

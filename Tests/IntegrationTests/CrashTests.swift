@@ -24,7 +24,7 @@ import Testing
 
     @Test func killNineLosesNoAcknowledgedEvent() async throws {
         let path = ServerProcess.temporaryDatabasePath()
-        var server = try ServerProcess(databasePath: path)
+        var server = try await ServerProcess.start(databasePath: path)
         var clients: [SessionClient] = []
         for _ in 0..<16 { clients.append(try await SessionClient.create(port: server.port)) }
         let acknowledged = Acknowledgements()
@@ -46,14 +46,14 @@ import Testing
                 }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 30...250, using: &generator)))
-            server.stop(signal: SIGKILL)
+            try await server.stop(signal: SIGKILL)
             load.cancel()
             await load.value
 
             let check = try Connection(path: path)
             #expect(try check.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok", "round \(round)")
 
-            server = try ServerProcess(databasePath: path)
+            server = try await ServerProcess.start(databasePath: path)
             for index in clients.indices {
                 clients[index] = clients[index].moved(to: server.port)
                 let response = try await clients[index].refresh()
@@ -66,7 +66,7 @@ import Testing
                 acknowledged.record(clients[index])
             }
         }
-        server.stop()
+        try await server.stop()
         // The load really ran: many more acknowledged events than sessions checked.
         #expect(acknowledged.count.load(ordering: .relaxed) > Self.rounds * clients.count * 2)
     }

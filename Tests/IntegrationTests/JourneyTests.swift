@@ -5,7 +5,7 @@ import Testing
 /// The shipped app end to end over HTTP, as the README's walkthrough tells it.
 @Suite struct JourneyTests {
     @Test func signUpPostBrowseSettingsSignOutInChangePasswordDelete() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         var client = try await SessionClient.create(port: server.port)
         let firstToken = client.token
         #expect(client.topScreen.name == "firstRun")
@@ -88,7 +88,7 @@ import Testing
     /// The server's clock stands still (`--test-hooks`), so the delays do not depend on how fast
     /// the requests go.
     @Test func unknownEmailAndWrongPasswordGetTheSameAnswerAndRepeatedFailuresAre429() async throws {
-        let server = try ServerProcess(arguments: ["--test-hooks", "--trusted-proxy", "127.0.0.1"])
+        let server = try await ServerProcess.start(arguments: ["--test-hooks", "--trusted-proxy", "127.0.0.1"])
         var owner = try await SessionClient.create(port: server.port)
         try await Journey.register(&owner, email: "known@example.com", displayName: "Known")
 
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func twoSessionsRacingToRegisterOneEmailExactlyOneWins() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         var first = try await SessionClient.create(port: server.port)
         var second = try await SessionClient.create(port: server.port)
         for index in 0..<2 {
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func tabletRegistersInOneForm() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         var client = try await SessionClient.create(port: server.port, platform: "tablet")
         try Journey.expect200(try await client.send("signUp"))
         #expect(client.topScreen.name == "signUp.form")

@@ -15,7 +15,7 @@ import Testing
     ]
 
     @Test func hostileBodiesGetProblemsAndChangeNothing() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         var client = try await SessionClient.create(port: server.port)
         for body in Self.hostileBodies {
             let response = try await TestHTTP.request(
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func randomRequestsNeverGetA5xx() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         let client = try await SessionClient.create(port: server.port)
         var random = SplitMix64(state: 2026)
         let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "BREW"]

@@ -5,7 +5,7 @@ import Testing
 /// The real binary on a free port with a real SQLite file.
 @Suite struct OperationsTests {
     @Test func healthzMetricsAndGracefulStop() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         let health = try await TestHTTP.request(port: server.port, "GET", "/healthz")
         #expect(health.status == 200)
         #expect(health.json["status"] as? String == "ok")
@@ -18,37 +18,156 @@ import Testing
         #expect(metrics.text.contains(#"http_requests_total{method="GET",route="unmatched",status="404"} 1"#))
         #expect(metrics.text.contains("http_request_duration_seconds_bucket"))
 
-        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(try await server.stop(signal: SIGTERM) == 0)
         #expect(FileManager.default.fileExists(atPath: server.databasePath))
     }
 
-    @Test func sigintAlsoStopsCleanly() throws {
-        let server = try ServerProcess()
-        #expect(server.stop(signal: SIGINT) == 0)
+    @Test func sigintAlsoStopsCleanly() async throws {
+        let server = try await ServerProcess.start()
+        #expect(try await server.stop(signal: SIGINT) == 0)
     }
 
     @Test func environmentVariablesConfigureTheServer() async throws {
-        let server = try ServerProcess(environment: ["COORDINATORD_MAX_BODY_BYTES": "10"])
+        let server = try await ServerProcess.start(environment: ["COORDINATORD_MAX_BODY_BYTES": "10"])
         let response = try await TestHTTP.request(
             port: server.port, "POST", "/healthz", headers: ["Content-Type": "application/json"],
             body: "{\"far more\": \"than ten bytes\"}")
         #expect(response.status == 413)
-        server.stop()
+        try await server.stop()
     }
 
-    @Test func argon2WeakerThanOWASPIsRefused() throws {
-        let result = try OpenAPITests.run(ServerProcess.binaryPath, ["serve", "--port", "0", "--password-memory-mib", "8"])
+    @Test func argon2WeakerThanOWASPIsRefused() async throws {
+        let result = try await OpenAPITests.run(ServerProcess.binaryPath, ["serve", "--port", "0", "--password-memory-mib", "8"])
         #expect(result.status != 0)
         #expect(result.output.contains("OWASP"))
     }
 
-    @Test func healthzIs503WhenTheDatabaseFileIsGone() async throws {
-        let server = try ServerProcess()
+    /// A database file deleted under the running server: writes are refused with `503`, never
+    /// acknowledged into a file the next start will not open, and health says why.
+    @Test func aDeletedDatabaseFileRefusesWritesAndFailsHealth() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
         #expect(try await TestHTTP.request(port: server.port, "GET", "/healthz").status == 200)
         try FileManager.default.removeItem(atPath: server.databasePath)
+        let event = try await client.send("logIn")
+        #expect(event.status == 503)
+        #expect(event.headers["content-type"] == "application/problem+json")
+        let created = try await TestHTTP.request(
+            port: server.port, "POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: "{}")
+        #expect(created.status == 503)
         let health = try await TestHTTP.request(port: server.port, "GET", "/healthz")
         #expect(health.status == 503)
-        #expect(health.headers["content-type"] == "application/problem+json")
-        server.stop()
+        #expect((health.json["detail"] as? String)?.contains("deleted or replaced") == true)
+        #expect(try await server.stop() == 0)
+    }
+
+    /// A full database (here a storage quota) is unhealthy too, not only an unreadable one.
+    @Test func aDatabaseThatCannotBeWrittenFailsHealth() async throws {
+        let server = try await ServerProcess.start(arguments: ["--max-database-pages", "40"])
+        for _ in 0..<400 {
+            let response = try await TestHTTP.request(
+                port: server.port, "POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: "{}")
+            if response.status != 201 { break }
+        }
+        let health = try await TestHTTP.request(port: server.port, "GET", "/healthz")
+        #expect(health.status == 503)
+        #expect((health.json["detail"] as? String)?.contains("does not take writes") == true)
+    }
+
+    @Test func aSecondServerOnTheSameFileRefusesToStart() async throws {
+        let server = try await ServerProcess.start()
+        let second = try await OpenAPITests.run(
+            ServerProcess.binaryPath, ["serve", "--port", "0", "--database", server.databasePath])
+        #expect(second.status != 0)
+        #expect(second.output.contains("another coordinatord process is serving \(server.databasePath)"))
+        #expect(second.output.split(separator: "\n").count == 1)
+        #expect(try await TestHTTP.request(port: server.port, "GET", "/healthz").status == 200)
+    }
+
+    @Test func aStartUpFailureSaysWhatToDoInOneLine() async throws {
+        let file = ServerProcess.temporaryDatabasePath()
+        FileManager.default.createFile(atPath: file, contents: Data("not a folder".utf8))
+        let result = try await OpenAPITests.run(
+            ServerProcess.binaryPath, ["serve", "--port", "0", "--database", file + "/inside/db.sqlite"])
+        #expect(result.status != 0)
+        #expect(result.output.contains("choose a writable --database path"))
+        #expect(!result.output.contains("NSCocoaErrorDomain"))
+        #expect(result.output.split(separator: "\n").count == 1)
+    }
+
+    /// Every metric family has help; the operator's figures are there.
+    @Test func metricsHaveHelpAndWhatAnOperatorWatches() async throws {
+        let server = try await ServerProcess.start(arguments: ["--trusted-proxy", "127.0.0.1"])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        _ = try await client.send("logIn")  // stale: refused
+        _ = try await client.send("submit", ["email": "nobody@example.com", "password": "a wrong password!!"])
+        let text = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
+        let lines = text.split(separator: "\n")
+        let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+        let helped = Set(lines.filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
+        #expect(!typed.isEmpty)
+        #expect(typed.filter { !helped.contains($0) } == [])
+        for expected in [
+            #"coordinatord_events_total{outcome="applied"} 2"#, #"coordinatord_events_refused_total{reason="undeclared_event"} 1"#,
+            "coordinatord_sign_in_failures_total 1", "coordinatord_password_queue_depth 0",
+            "coordinatord_sessions_resident 1", "coordinatord_session_evictions_total 0",
+            #"coordinatord_build_info{version=""#, "coordinatord_database_bytes ", "coordinatord_writer_queue_depth 0",
+            "coordinatord_password_queue_wait_seconds_total ",
+        ] {
+            #expect(text.contains(expected), "\(expected)")
+        }
+    }
+
+    /// JSON logs: one object per line, the request id the response echoes, the client address
+    /// as the trusted-proxy rule decides it, and a path that cannot forge a line.
+    @Test func jsonLogsCarryTheRequestIdAndTheClient() async throws {
+        let server = try await ServerProcess.start(
+            arguments: ["--log-level", "info", "--log-format", "json", "--trusted-proxy", "127.0.0.1"])
+        let response = try await TestHTTP.request(
+            port: server.port, "GET", "/healthz", headers: ["X-Forwarded-For": "198.51.100.4"])
+        let requestID = try #require(response.headers["x-request-id"])
+        _ = try await TestHTTP.request(port: server.port, "GET", "/nothing%0a2026-01-01T00:00:00Z%20forged")
+        #expect(try await server.stop() == 0)
+        let log = try String(contentsOfFile: server.databasePath + ".log", encoding: .utf8)
+        let entries = log.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String] ?? [:]
+        }
+        #expect(entries.allSatisfy { !$0.isEmpty })
+        let request = try #require(entries.first { $0["request_id"] == requestID })
+        #expect(request["client"] == "198.51.100.4")
+        #expect(request["path"] == "/healthz")
+        #expect(request["status"] == "200")
+        #expect(entries.contains { $0["path"] == "/nothing\\u{a}2026-01-01T00:00:00Z forged" })
+    }
+
+    @Test func textLogsEscapeWhatTheClientControls() async throws {
+        let server = try await ServerProcess.start(arguments: ["--log-level", "info"])
+        _ = try await TestHTTP.request(port: server.port, "GET", "/nothing%0a2026-01-01T00:00:00Z%20forged")
+        #expect(try await server.stop() == 0)
+        let log = try String(contentsOfFile: server.databasePath + ".log", encoding: .utf8)
+        #expect(!log.split(separator: "\n").contains { $0.hasPrefix("2026-01-01T00:00:00Z forged") })
+        #expect(log.contains("/nothing\\u{a}2026-01-01T00:00:00Z forged"))
+    }
+
+    /// The OpenAPI document and the server agree on the edges; responses say what they are.
+    @Test func edgesAgreeWithTheDocumentAndResponsesCarrySecurityHeaders() async throws {
+        let server = try await ServerProcess.start()
+        let nullPlatform = try await TestHTTP.request(
+            port: server.port, "POST", "/v1/sessions", headers: ["Content-Type": "application/json"],
+            body: #"{"platform":null}"#)
+        #expect(nullPlatform.status == 422)
+        var client = try await SessionClient.create(port: server.port)
+        let emptyKey = try await client.send("logIn", headers: ["Idempotency-Key": ""])
+        #expect(emptyKey.status == 400)
+        let document = try String(
+            contentsOf: OpenAPITests.repository.appendingPathComponent("api/openapi.yaml"), encoding: .utf8)
+        #expect(document.contains("schema: { type: string, minLength: 1, maxLength: 200 }"))
+
+        let page = try await TestHTTP.request(port: server.port, "GET", "/")
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(emptyKey.headers["x-content-type-options"] == "nosniff")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// against the real binary with a real SQLite file.
 @Suite struct StatusCodeTests {
     let server: ServerProcess
-    init() throws { server = try ServerProcess() }
+    init() async throws { server = try await ServerProcess.start() }
 
     func post(_ path: String, token: String? = nil, contentType: String = "application/json", body: String) async throws
         -> TestResponse
@@ -142,7 +142,7 @@ import Testing
 /// `503` when storage refuses: a tiny storage quota fills up; nothing changes.
 @Suite struct StorageFailureTests {
     @Test func fullStorageIs503AndChangesNothing() async throws {
-        let server = try ServerProcess(arguments: ["--max-database-pages", "40"])
+        let server = try await ServerProcess.start(arguments: ["--max-database-pages", "40"])
         var last: TestResponse?
         var created: [SessionClient] = []
         for _ in 0..<400 {

@@ -11,18 +11,10 @@ import Testing
         let end = try #require(readme.range(of: "<!-- walkthrough:end -->"))
         let script = readme[start.upperBound..<end.lowerBound]
             .replacingOccurrences(of: "```sh", with: "").replacingOccurrences(of: "```", with: "")
-        let server = try ServerProcess()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", "-c", "set -euo pipefail\n" + script]
-        process.environment = ProcessInfo.processInfo.environment.merging(["BASE": "http://127.0.0.1:\(server.port)"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let server = try await ServerProcess.start()
+        let (status, output) = try await OpenAPITests.run(
+            "/usr/bin/env", ["BASE=http://127.0.0.1:\(server.port)", "bash", "-c", "set -euo pipefail\n" + script])
+        #expect(status == 0, "\(output)")
         #expect(output.contains("top: s23 version: 26"))
         #expect(output.contains(#""name":"firstRun""#))
     }

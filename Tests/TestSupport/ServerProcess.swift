@@ -1,6 +1,10 @@
 import Foundation
 
 /// The real `coordinatord` binary, started on a free port with its own SQLite file.
+///
+/// Starting and stopping wait for the child on a thread of their own (`TestHTTP.offPool`):
+/// every test target runs in one process, and a blocked thread of Swift's pool (two on two
+/// cores) would stall the in-process servers of other tests.
 public final class ServerProcess: @unchecked Sendable {  // mutated only by the test that owns it
     public let process = Process()
     public private(set) var port: UInt16 = 0
@@ -27,8 +31,16 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         return folder.appendingPathComponent("coordinatord.sqlite").path
     }
 
-    /// Starts the server and waits until it reports its port.
-    public init(databasePath: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts the server and waits (off Swift's pool) until it reports its port.
+    public static func start(
+        databasePath: String? = nil, arguments: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        try await TestHTTP.offPool {
+            try ServerProcess(databasePath: databasePath, arguments: arguments, environment: environment)
+        }
+    }
+
+    private init(databasePath: String?, arguments: [String], environment: [String: String]) throws {
         self.databasePath = databasePath ?? Self.temporaryDatabasePath()
         process.executableURL = URL(fileURLWithPath: Self.binaryPath)
         process.arguments = ["serve", "--port", "0", "--database", self.databasePath, "--log-level", "warning"] + arguments
@@ -86,12 +98,15 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
-    /// Sends `signal` and waits for the process to exit; returns its exit status.
+    /// Sends `signal` and waits (off Swift's pool) for the process to exit; returns its exit status.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM) -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
-        return process.terminationStatus
+    public func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+        let process = self.process
+        return try await TestHTTP.offPool {
+            if process.isRunning { kill(process.processIdentifier, signal) }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     deinit {
