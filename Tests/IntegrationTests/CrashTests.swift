@@ -11,6 +11,8 @@ import Testing
     final class Acknowledgements: Sendable {
         let latest = Mutex<[String: (version: Int, state: String)]>([:])
         let count = Atomic<Int>(0)
+        /// Load clients still sending.
+        let clients = Atomic<Int>(0)
 
         func record(_ client: SessionClient) {
             count.add(1, ordering: .relaxed)
@@ -32,11 +34,13 @@ import Testing
         var generator = SystemRandomNumberGenerator()
 
         for round in 0..<Self.rounds {
+            acknowledged.clients.store(clients.count, ordering: .relaxed)
             let load = Task { [clients] in
                 await withTaskGroup(of: Void.self) { group in
                     for client in clients {
                         group.addTask {
                             var client = client
+                            defer { acknowledged.clients.subtract(1, ordering: .relaxed) }
                             while !Task.isCancelled {
                                 guard let response = try? await client.send(ConcurrencyTests.nextEvent(for: client)) else { return }
                                 if response.status == 200 { acknowledged.record(client) } else { return }
@@ -45,7 +49,12 @@ import Testing
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 30...250, using: &generator)))
+            // Kill at a random point of the load, measured in acknowledged events, not in time
+            // (or as soon as every client stopped, which the checks below then report).
+            let target = acknowledged.count.load(ordering: .relaxed) + Int.random(in: 20...200, using: &generator)
+            while acknowledged.count.load(ordering: .relaxed) < target && acknowledged.clients.load(ordering: .relaxed) > 0 {
+                await Task.yield()
+            }
             try await server.stop(signal: SIGKILL)
             load.cancel()
             await load.value
