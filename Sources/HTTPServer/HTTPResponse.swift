@@ -36,14 +36,16 @@ public struct HTTPResponse: Sendable {
 
 /// The one JSON encoder configuration used for every response body.
 public enum JSONCoding {
-    /// Encodes with sorted keys so that equal values give equal bytes.
+    /// Encodes with sorted keys so that equal values give equal bytes. A value that fails to
+    /// encode (a bug) becomes a fixed `500` problem body rather than stopping the process.
     public static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding our own Encodable types cannot fail; a failure is a programming error.
-        guard let data = try? encoder.encode(value) else {
-            preconditionFailure("unencodable response value of type \(type(of: value))")
-        }
+        guard let data = try? encoder.encode(value) else { return unencodable }
         return Array(data)
     }
+
+    private static let unencodable = Array(
+        #"{"detail":"The server failed to encode its answer.","status":500,"title":"Internal Server Error","type":"about:blank"}"#
+            .utf8)
 }
