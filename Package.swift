@@ -9,6 +9,11 @@ let package = Package(
         .executable(name: "coordinatord-corebench", targets: ["CoreBench"]),
         .executable(name: "coordinatord-appbench", targets: ["AppBench"]),
         .library(name: "Navigation", targets: ["Navigation"]),
+        // The server library: an app's executable calls `CoordinatorServer.main` with its app.
+        // Its modules are what an app author imports: the runtime, the store for the app's
+        // models, password work, and the session service's environment types.
+        .library(
+            name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "SQLiteStore", "Secrets", "Sessions"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,19 +44,21 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
-            name: "SampleApp",
+            name: "CoordinatorServer",
             dependencies: [
-                "Navigation", "SQLiteStore", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
-            ]),
-        .executableTarget(
-            name: "coordinatord",
-            dependencies: [
-                "HTTPServer", "SQLiteStore", "Secrets", "Navigation", "Sessions", "SampleApp",
+                "HTTPServer", "SQLiteStore", "Secrets", "Navigation", "Sessions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
+        .target(
+            name: "SampleApp",
+            dependencies: [
+                "Navigation", "SQLiteStore", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            resources: [.copy("Migrations")]),
+        .executableTarget(name: "coordinatord", dependencies: ["CoordinatorServer", "SampleApp"]),
 
         .executableTarget(name: "CoreBench", dependencies: ["Navigation"]),
         .executableTarget(name: "AppBench", dependencies: ["Navigation", "SQLiteStore", "SampleApp", "Secrets"]),

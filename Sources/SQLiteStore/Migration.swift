@@ -1,20 +1,29 @@
 import Foundation
 
-/// One schema change: `migrations/NNNN_name.sql`, applied once, in version order.
+/// One schema change: `NNNN_name.sql`, applied once, in version order within its scope.
+///
+/// A scope is whose schema it is: `core` for coordinatord's own tables (sessions, stored
+/// answers), an app's name for that app's models. Each scope numbers its migrations on its own,
+/// so an app's migrations never clash with the core's or another release's.
 public struct Migration: Sendable, Equatable {
+    /// The scope of coordinatord's own migrations.
+    public static let coreScope = "core"
+
+    public let scope: String
     public let version: Int
     public let name: String
     public let sql: String
 
-    public init(version: Int, name: String, sql: String) {
+    public init(scope: String = Migration.coreScope, version: Int, name: String, sql: String) {
+        self.scope = scope
         self.version = version
         self.name = name
         self.sql = sql
     }
 
-    /// Reads every `NNNN_name.sql` file of `directory`, sorted by version.
+    /// Reads every `NNNN_name.sql` file of `directory` as migrations of `scope`, sorted by version.
     /// Other files are ignored; two files with one version are an error.
-    public static func load(directory: String) throws -> [Migration] {
+    public static func load(directory: String, scope: String = Migration.coreScope) throws -> [Migration] {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         var migrations: [Migration] = []
         for file in files where file.hasSuffix(".sql") {
@@ -23,7 +32,8 @@ public struct Migration: Sendable, Equatable {
                 throw MigrationError(description: "migration file \(file) is not named NNNN_name.sql")
             }
             let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
-            migrations.append(Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
+            migrations.append(
+                Migration(scope: scope, version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
         }
         migrations.sort { $0.version < $1.version }
         for (previous, next) in zip(migrations, migrations.dropFirst()) where previous.version == next.version {
@@ -36,4 +46,8 @@ public struct Migration: Sendable, Equatable {
 /// Why migrating failed: a bad file name, or a database this build does not understand.
 public struct MigrationError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

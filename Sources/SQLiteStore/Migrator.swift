@@ -1,7 +1,21 @@
-/// Applies migrations in order, each exactly once in its own transaction, and records them in
+/// Applies migrations in the order given (coordinatord's own first, then the app's), each
+/// exactly once in its own transaction, and records them by scope and version in
 /// `schema_migrations`. Refuses a database that records a migration this build does not know
-/// (it was migrated by a newer build) rather than run against a schema it cannot understand.
+/// (a newer build, or another app, wrote it) rather than run against a schema it cannot understand.
 public struct Migrator: Sendable {
+    /// A recorded migration: its scope and version.
+    public struct Key: Hashable, Sendable, CustomStringConvertible {
+        public let scope: String
+        public let version: Int
+
+        public init(scope: String = Migration.coreScope, version: Int) {
+            self.scope = scope
+            self.version = version
+        }
+
+        public var description: String { "\(scope)/\(version)" }
+    }
+
     public let migrations: [Migration]
 
     public init(migrations: [Migration]) {
@@ -11,14 +25,7 @@ public struct Migrator: Sendable {
     /// Applies what is missing and returns the migrations applied now.
     @discardableResult
     public func migrate(_ connection: Connection) throws -> [Migration] {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version INTEGER PRIMARY KEY,
-                name TEXT NOT NULL,
-                applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-            )
-            """)
+        try connection.transaction { try prepareBookkeeping(connection) }
         // SQLite's procedure for rebuilding a table: foreign keys off while migrating (a DROP
         // would otherwise cascade), every reference checked before each migration commits.
         try connection.execute("PRAGMA foreign_keys=OFF")
@@ -30,16 +37,17 @@ public struct Migrator: Sendable {
             let didApply = try connection.transaction {
                 let recorded = try self.recorded(connection)
                 try self.refuseUnknown(recorded)
-                guard recorded[migration.version] == nil else { return false }
+                guard recorded[Key(scope: migration.scope, version: migration.version)] == nil else { return false }
                 try connection.execute(migration.sql)
                 let broken = try connection.query("PRAGMA foreign_key_check") { $0.string(0) }
                 guard broken.isEmpty else {
                     throw MigrationError(
-                        description: "migration \(migration.version)_\(migration.name) breaks foreign keys of \(broken)")
+                        description: "migration \(migration.scope)/\(migration.version)_\(migration.name) "
+                            + "breaks foreign keys of \(broken)")
                 }
                 try connection.run(
-                    "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
-                    [.int(migration.version), .text(migration.name)])
+                    "INSERT INTO schema_migrations (scope, version, name) VALUES (?1, ?2, ?3)",
+                    [.text(migration.scope), .int(migration.version), .text(migration.name)])
                 return true
             }
             if didApply { applied.append(migration) }
@@ -48,19 +56,55 @@ public struct Migrator: Sendable {
         return applied
     }
 
-    /// The versions and names the database records as applied.
-    public func recorded(_ connection: Connection) throws -> [Int: String] {
-        let rows = try connection.query("SELECT version, name FROM schema_migrations") { ($0.int(0), $0.string(1)) }
+    /// The scopes, versions and names the database records as applied.
+    public func recorded(_ connection: Connection) throws -> [Key: String] {
+        let rows = try connection.query("SELECT scope, version, name FROM schema_migrations") {
+            (Key(scope: $0.string(0), version: $0.int(1)), $0.string(2))
+        }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    private func refuseUnknown(_ recorded: [Int: String]) throws {
-        let known = Dictionary(migrations.map { ($0.version, $0.name) }, uniquingKeysWith: { first, _ in first })
-        for (version, name) in recorded.sorted(by: { $0.key < $1.key }) where known[version] != name {
+    /// Creates `schema_migrations`, or upgrades the one earlier builds kept (versions only, one
+    /// numbering for everything): each recorded migration is given the scope of the known
+    /// migration with its version and name (an app's migrations kept both when they moved out of
+    /// the core folder), and the core scope otherwise.
+    private func prepareBookkeeping(_ connection: Connection) throws {
+        let columns = try connection.query("SELECT name FROM pragma_table_info('schema_migrations')") { $0.string(0) }
+        if !columns.isEmpty && columns.contains("scope") { return }
+        try connection.execute(
+            """
+            CREATE TABLE schema_migrations_scoped (
+                scope TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+                PRIMARY KEY (scope, version)
+            )
+            """)
+        if !columns.isEmpty {
+            let legacy = try connection.query("SELECT version, name, applied_at FROM schema_migrations") {
+                ($0.int(0), $0.string(1), $0.string(2))
+            }
+            for (version, name, appliedAt) in legacy {
+                let scope = migrations.first { $0.version == version && $0.name == name }?.scope ?? Migration.coreScope
+                try connection.run(
+                    "INSERT INTO schema_migrations_scoped (scope, version, name, applied_at) VALUES (?1, ?2, ?3, ?4)",
+                    [.text(scope), .int(version), .text(name), .text(appliedAt)])
+            }
+            try connection.execute("DROP TABLE schema_migrations")
+        }
+        try connection.execute("ALTER TABLE schema_migrations_scoped RENAME TO schema_migrations")
+    }
+
+    private func refuseUnknown(_ recorded: [Key: String]) throws {
+        let known = Dictionary(
+            migrations.map { (Key(scope: $0.scope, version: $0.version), $0.name) }, uniquingKeysWith: { first, _ in first })
+        for (key, name) in recorded.sorted(by: { ($0.key.scope, $0.key.version) < ($1.key.scope, $1.key.version) })
+        where known[key] != name {
             throw MigrationError(
                 description:
-                    "the database has migration \(version)_\(name), which this build does not know; "
-                    + "it was written by a newer coordinatord")
+                    "the database has migration \(key.scope)/\(key.version)_\(name), which this build does not know; "
+                    + "it was written by a newer coordinatord or by another app")
         }
     }
 }

@@ -1,7 +1,20 @@
+import Foundation
 import Navigation
+import SQLiteStore
 
 /// The app coordinatord ships: sign-in, multi-step registration, main tabs, posts, settings.
 public enum SampleApp {
+    /// The app's name; its migrations are recorded under it.
+    public static let name = "sample"
+
+    /// The migrations of the app's tables (users, posts), shipped in its `Migrations` folder.
+    public static func migrations() throws -> [Migration] {
+        guard let folder = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
+            throw MigrationError(description: "the sample app's Migrations folder is missing beside the binary")
+        }
+        return try Migration.load(directory: folder.path, scope: name)
+    }
+
     public static let navigation = NavigationApp(
         screens: Screens.all,
         coordinators: [

@@ -98,6 +98,39 @@ import Testing
         try await server.stop()
     }
 
+    /// A database whose migrations were recorded the way earlier builds did (one numbering for
+    /// the core's and the app's tables) is upgraded in place and serves its sessions as they were.
+    @Test func aDatabaseOfEarlierBuildsIsUpgradedAndServesItsSessions() async throws {
+        let path = ServerProcess.temporaryDatabasePath()
+        var server = try await ServerProcess.start(databasePath: path)
+        var client = try await SessionClient.create(port: server.port)
+        try await Journey.register(&client, email: "old@example.com", displayName: "Old")
+        let before = try await client.get("").text
+        #expect(try await server.stop() == 0)
+
+        let database = try Connection(path: path)
+        try database.execute(
+            """
+            CREATE TABLE legacy (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
+            INSERT INTO legacy SELECT version, name, applied_at FROM schema_migrations;
+            DROP TABLE schema_migrations;
+            ALTER TABLE legacy RENAME TO schema_migrations;
+            """)
+        #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int(0) } == 7)
+
+        server = try await ServerProcess.start(databasePath: path)
+        client = client.moved(to: server.port)
+        #expect(try await client.get("").text == before)
+        try Journey.expect200(try await client.send("compose"))
+        var device = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await Journey.signIn(&device, email: "old@example.com"))
+        #expect(device.topScreen.name == "timeline")
+        let scopes = try Connection(path: path).query("SELECT scope, version FROM schema_migrations ORDER BY version") {
+            "\($0.string(0))/\($0.int(1))"
+        }
+        #expect(scopes == ["core/1", "core/2", "sample/3", "sample/4", "core/5", "core/6", "sample/7"])
+    }
+
     @Test func residentCapEvictsFromMemoryNotFromTheDatabase() async throws {
         let server = try await ServerProcess.start(arguments: ["--max-resident-sessions", "5"])
         var clients: [SessionClient] = []

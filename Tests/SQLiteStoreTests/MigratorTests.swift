@@ -16,7 +16,7 @@ import Testing
         #expect(applied == [Self.first, Self.second])
         try connection.run("INSERT INTO people (name, email) VALUES (?1, ?2)", ["Ada", "ada@example.com"])
         let recorded = try Migrator(migrations: []).recorded(connection)
-        #expect(recorded == [1: "people", 2: "people_email"])
+        #expect(recorded == [Migrator.Key(version: 1): "people", Migrator.Key(version: 2): "people_email"])
     }
 
     @Test func upToDateDatabaseAppliesNothing() throws {
@@ -33,14 +33,14 @@ import Testing
         let error = #expect(throws: MigrationError.self) {
             try Migrator(migrations: [Self.first]).migrate(Connection(path: path))
         }
-        #expect(error?.description.contains("2_people_email") == true)
+        #expect(error?.description.contains("core/2_people_email") == true)
     }
 
     @Test func failingMigrationLeavesNoTrace() throws {
         let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE pets (id INTEGER); SELECT nope FROM nowhere")
         let connection = try Connection(path: Self.temporaryPath())
         #expect(throws: SQLiteError.self) { try Migrator(migrations: [Self.first, broken]).migrate(connection) }
-        #expect(try Migrator(migrations: []).recorded(connection) == [1: "people"])
+        #expect(try Migrator(migrations: []).recorded(connection) == [Migrator.Key(version: 1): "people"])
         let pets = try connection.query("SELECT name FROM sqlite_master WHERE name = 'pets'") { $0.string(0) }
         #expect(pets.isEmpty)
     }
@@ -56,7 +56,7 @@ import Testing
         #expect(migrations.map(\.name) == ["a", "b"])
     }
 
-    @Test func theRepositoryMigrationsApplyCleanly() throws {
+    @Test func theCoreMigrationsApplyCleanly() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations").path)
@@ -64,5 +64,40 @@ import Testing
         let connection = try Connection(path: Self.temporaryPath())
         #expect(try Migrator(migrations: migrations).migrate(connection).count == migrations.count)
         #expect(try connection.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok")
+    }
+
+    /// Core and app migrations number on their own; the same version in two scopes is two migrations.
+    @Test func scopesNumberTheirMigrationsApart() throws {
+        let app = Migration(scope: "shop", version: 1, name: "carts", sql: "CREATE TABLE carts (id INTEGER PRIMARY KEY)")
+        let connection = try Connection(path: Self.temporaryPath())
+        #expect(try Migrator(migrations: [Self.first, app]).migrate(connection) == [Self.first, app])
+        #expect(
+            try Migrator(migrations: []).recorded(connection)
+                == [Migrator.Key(version: 1): "people", Migrator.Key(scope: "shop", version: 1): "carts"])
+        // Another app on the same database is refused.
+        let other = Migration(scope: "blog", version: 1, name: "posts", sql: "CREATE TABLE posts (id INTEGER)")
+        #expect(throws: MigrationError.self) { try Migrator(migrations: [Self.first, other]).migrate(connection) }
+    }
+
+    /// Earlier builds kept one numbering for everything; each recorded migration is given the
+    /// scope of the known migration with its version and name.
+    @Test func theBookkeepingOfEarlierBuildsIsUpgradedInPlace() throws {
+        let connection = try Connection(path: Self.temporaryPath())
+        try connection.execute(
+            """
+            CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
+            CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+            INSERT INTO schema_migrations VALUES (1, 'people', '2026-01-01T00:00:00Z');
+            CREATE TABLE carts (id INTEGER PRIMARY KEY);
+            INSERT INTO schema_migrations VALUES (2, 'carts', '2026-01-02T00:00:00Z');
+            """)
+        let carts = Migration(scope: "shop", version: 2, name: "carts", sql: "CREATE TABLE carts (id INTEGER PRIMARY KEY)")
+        let next = Migration(scope: "shop", version: 3, name: "lines", sql: "CREATE TABLE lines (id INTEGER PRIMARY KEY)")
+        #expect(try Migrator(migrations: [Self.first, carts, next]).migrate(connection) == [next])
+        let rows = try connection.query("SELECT scope, version, applied_at FROM schema_migrations ORDER BY version") {
+            "\($0.string(0)) \($0.int(1)) \($0.string(2))"
+        }
+        #expect(rows.prefix(2) == ["core 1 2026-01-01T00:00:00Z", "shop 2 2026-01-02T00:00:00Z"])
+        #expect(rows.count == 3)
     }
 }

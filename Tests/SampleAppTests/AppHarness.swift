@@ -8,10 +8,12 @@ import Secrets
 /// service does: each attempt in a transaction, password work done between attempts.
 struct AppHarness {
     static let hasher = PasswordHasher(operations: 1, memoryBytes: 8 * 1024)
+    /// coordinatord's own migrations, then the app's, as the server applies them.
     static let migrations: [Migration] = {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return (try? Migration.load(directory: repository.appendingPathComponent("migrations").path)) ?? []
+        let core = (try? Migration.load(directory: repository.appendingPathComponent("migrations").path)) ?? []
+        return core + ((try? SampleApp.migrations()) ?? [])
     }()
 
     let connection: Connection

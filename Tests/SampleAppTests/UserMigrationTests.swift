@@ -6,7 +6,9 @@ import Testing
 @Suite struct UserMigrationTests {
     @Test func anExistingDatabaseKeepsItsUsersAndNeverReusesADeletedId() throws {
         let connection = try Connection(path: ":memory:")
-        try Migrator(migrations: AppHarness.migrations.filter { $0.version <= 5 }).migrate(connection)
+        // The schema as it was before migration 0007 (core 1, 2, 5 and the app's 3, 4).
+        try Migrator(migrations: AppHarness.migrations.filter { $0.version <= 5 }.sorted { $0.version < $1.version })
+            .migrate(connection)
         for (id, email) in [(1, "ada@example.com"), (2, "Bob@Example.com"), (3, "cy@example.com")] {
             try connection.run(
                 "INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES (?1, ?2, 'h', 'n', 0)",

@@ -3,42 +3,36 @@ import HTTPServer
 import Logging
 import Prometheus
 import SQLiteStore
-import SampleApp
 import Secrets
 import Sessions
 
-/// The service wired together: the database, the sample app's sessions, and every route.
+/// The service wired together: the database, the app's sessions, and every route.
 struct Application {
     let database: Database
     let sessions: SessionService
     let passwords: PasswordHashPool
     let router: Router
 
-    init(_ options: Serve, registry: PrometheusCollectorRegistry, logger: Logger) throws {
-        let folder = try AssetLocator.locate("migrations", explicit: options.databaseOptions.migrations)
+    init(_ app: ServedApp, _ options: Serve, registry: PrometheusCollectorRegistry, logger: Logger) throws {
+        let migrations = try options.databaseOptions.allMigrations(app)
         try DataFolder.create(for: options.databaseOptions.database)
         database = try Database(
-            path: options.databaseOptions.database, migrations: Migration.load(directory: folder),
-            maxPageCount: options.maxDatabasePages)
+            path: options.databaseOptions.database, migrations: migrations, maxPageCount: options.maxDatabasePages)
 
         let hasher = PasswordHasher(
             operations: options.passwordIterations, memoryBytes: options.passwordMemoryMib * 1024 * 1024)
         passwords = PasswordHashPool(
             hasher: hasher, concurrency: options.hashConcurrency, maxQueued: options.maxQueuedHashes)
-        let app = try SampleAppServices(
-            hasher: passwords.hasher, guards: SampleAppGuards(registrationsPerMinute: options.registrationsPerMinute))
+        let makeEnvironment = try app.environment(
+            AppStartup(passwordHasher: passwords.hasher, environment: ProcessEnvironment.current))
         let clock: ServiceClock = options.testHooks ? .manual() : .system
         sessions = SessionService(
-            app: SampleApp.navigation, database: database, passwords: passwords,
+            app: app.navigation, database: database, passwords: passwords,
             configuration: SessionConfiguration(
                 idleTimeoutSeconds: options.sessionIdleTimeout, maxResidentSessions: options.maxResidentSessions,
                 instance: options.instance, maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
                 maxSnapshotBytes: options.maxSnapshotBytes, clock: clock),
-            logger: logger,
-            environment: { connection, passwords, request in
-                app.environment(
-                    connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now)
-            })
+            logger: logger, environment: makeEnvironment)
 
         var router = Router { error, request in
             logger.error(

@@ -5,12 +5,11 @@ import Logging
 import Metrics
 import Prometheus
 import SQLiteStore
-import SampleApp
 import Secrets
 import Sessions
 
-/// `coordinatord serve`: migrates the database, serves HTTP until SIGTERM or SIGINT.
-struct Serve: AsyncParsableCommand {
+/// `serve`: migrates the database, serves HTTP until SIGTERM or SIGINT.
+struct Serve: AppCommand {
     static let configuration = CommandConfiguration(abstract: "Serve the HTTP API (the default).")
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -37,7 +36,6 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Argon2id passes per password hash (at least OWASP's 2).") var passwordIterations = 2
     @Option(help: "Password hashes computed at once.") var hashConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     @Option(help: "Password hashes that may wait; past that, 503 with Retry-After.") var maxQueuedHashes = 32
-    @Option(help: "E-mails one client may try to register per minute.") var registrationsPerMinute = 10
     @Option(help: "Largest database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
@@ -49,13 +47,13 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let logger = logOptions.bootstrap()
+    func run(_ app: ServedApp) async throws {
+        let logger = logOptions.bootstrap(label: app.name)
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
-        let application = try StartupError.explain { try Application(self, registry: registry, logger: logger) }
+        let application = try StartupError.explain { try Application(app, self, registry: registry, logger: logger) }
         let database = application.database
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
         let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))
@@ -72,7 +70,7 @@ struct Serve: AsyncParsableCommand {
         }
         logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(database.path)"])
         // Tests and scripts read this line to learn the port picked for --port 0.
-        FileHandle.standardOutput.write(Data("coordinatord listening on http://\(host):\(server.port)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(app.name) listening on http://\(host):\(server.port)\n".utf8))
 
         let signal = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])

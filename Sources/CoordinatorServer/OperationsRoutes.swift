@@ -36,7 +36,7 @@ struct OperationsRoutes {
         return [
             MetricsText.family(
                 "coordinatord_build_info", "gauge", "The running build.",
-                #"coordinatord_build_info{version="\#(Coordinatord.version)"} 1"#),
+                #"coordinatord_build_info{version="\#(CoordinatorServer.version)"} 1"#),
             MetricsText.sample("coordinatord_sessions_resident", "gauge", "Sessions held in memory.", sessions.residentCount),
             MetricsText.sample(
                 "coordinatord_session_evictions_total", "counter", "Sessions evicted from memory (not from the store).",

@@ -3,15 +3,15 @@ import Foundation
 import Logging
 import Prometheus
 
-/// `coordinatord routes`: prints every route the router serves, one `METHOD /pattern` a line.
-struct Routes: AsyncParsableCommand {
+/// `routes`: prints every route the router serves, one `METHOD /pattern` a line.
+struct Routes: AppCommand {
     static let configuration = CommandConfiguration(abstract: "Print every route the server serves.")
 
-    func run() async throws {
+    func run(_ app: ServedApp) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordinatord-routes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let options = try Serve.parse(["--database", folder.appendingPathComponent("routes.sqlite").path])
-        let application = try Application(options, registry: PrometheusCollectorRegistry(), logger: Logger(label: "routes"))
+        let application = try Application(app, options, registry: PrometheusCollectorRegistry(), logger: Logger(label: "routes"))
         for route in application.router.routes { print("\(route.method) \(route.pattern)") }
         await application.database.close()
     }

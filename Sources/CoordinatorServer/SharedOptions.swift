@@ -1,13 +1,24 @@
 import ArgumentParser
 import Logging
+import SQLiteStore
 
 /// Where the database and its migrations are.
 struct DatabaseOptions: ParsableArguments {
     @Option(help: "Path of the SQLite database file; its folder is created if missing.")
     var database = "./data/coordinatord.sqlite"
 
-    @Option(help: "Folder of the NNNN_name.sql migrations (found next to the binary when omitted).")
+    @Option(help: "Folder of coordinatord's own NNNN_name.sql migrations (found next to the binary when omitted).")
     var migrations: String?
+
+    /// coordinatord's own migrations, then the app's.
+    func allMigrations(_ app: ServedApp) throws -> [Migration] {
+        let folder = try AssetLocator.locate("migrations", explicit: migrations)
+        let appMigrations = try app.migrations()
+        if let foreign = appMigrations.first(where: { $0.scope != app.name }) {
+            throw MigrationError(description: "the app \(app.name) has a migration of scope \(foreign.scope)")
+        }
+        return try Migration.load(directory: folder) + appMigrations
+    }
 }
 
 /// How much to log, and how.
@@ -19,7 +30,7 @@ struct LogOptions: ParsableArguments {
     var logFormat: LogFormat = .text
 
     /// Sends swift-log output to standard error at the chosen level and format.
-    func bootstrap() -> Logger {
+    func bootstrap(label: String) -> Logger {
         let (level, format) = (logLevel, logFormat)
         LoggingSystem.bootstrap { label in
             switch format {
@@ -31,7 +42,7 @@ struct LogOptions: ParsableArguments {
                 return JSONLogHandler(label: label, logLevel: level)
             }
         }
-        return Logger(label: "coordinatord")
+        return Logger(label: label)
     }
 }
 
