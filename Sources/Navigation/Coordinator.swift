@@ -62,11 +62,31 @@ public struct CoordinatorOutput: Sendable, Hashable, Codable {
 }
 
 /// An event from the top screen, with its payload validated, on its way up the chain.
+/// Read it as the screen's typed output with `output(_:)`.
 public struct ScreenEvent: Sendable, Hashable {
     /// The screen that reported it.
     public let screen: Screen
     public let name: String
     public let payload: Payload
+
+    init(screen: Screen, name: String, payload: Payload) {
+        self.screen = screen
+        self.name = name
+        self.payload = payload
+    }
+
+    /// The event `name` with `payload` from a `screen` (for testing a coordinator's `mapIO`
+    /// without a tree): throws the `422` rejection a client would get for a wrong payload.
+    public init<S: ScreenType>(
+        from screen: S.Type, _ name: String, _ payload: JSONValue = .null, id: ScreenID = "s1", owner: CoordinatorID = 1
+    ) throws {
+        guard let declaration = S.definition.event(named: name) else {
+            throw EventRejection.undeclaredEvent(event: name, accepted: S.Output.events.map(\.name))
+        }
+        self.init(
+            screen: Screen(id: id, name: S.name, props: [:], owner: owner), name: name,
+            payload: try Payload.validate(payload, against: declaration).get())
+    }
 }
 
 /// Where a child coordinator shows its screens.

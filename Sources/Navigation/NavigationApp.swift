@@ -34,6 +34,22 @@ public struct NavigationApp: Sendable {
         self.makeRoot = root
     }
 
+    /// - Parameters:
+    ///   - screens: every screen type a coordinator may show; the catalog comes from their types.
+    ///   - coordinators: every coordinator type, so that snapshots can name them.
+    ///   - limits: how large one session's tree may grow.
+    ///   - userExists: checks the signed-in user against the app's store before each event.
+    ///   - root: the root coordinator for a new session (Khanlou's app coordinator).
+    public init(
+        screens: [any ScreenType.Type], coordinators: [any Coordinator.Type], limits: NavigationLimits = NavigationLimits(),
+        userExists: UserCheck? = nil, root: @escaping @Sendable (Platform) -> any Coordinator
+    ) {
+        func definition<S: ScreenType>(_ screen: S.Type) -> ScreenDefinition { S.definition }
+        self.init(
+            screens: screens.map { definition($0) }, coordinators: coordinators, limits: limits, userExists: userExists,
+            root: root)
+    }
+
     /// A new session's tree: the root coordinator started for `platform` and `user`.
     /// Starting over an existing session (`continuing`) keeps its id counters, so that no
     /// screen, layer or coordinator id is ever reused within the session.

@@ -1,75 +1,307 @@
 import Navigation
 
-/// The shipped app's screens. Their names, props and events are the client contract.
-public enum Screens {
-    // Auth
-    public static let firstRun = ScreenDefinition(
-        "firstRun", summary: "Welcome: sign up or log in.", events: [EventDeclaration("signUp"), EventDeclaration("logIn")])
-    public static let login = ScreenDefinition(
-        "login", summary: "Sign in with e-mail and password.",
-        props: [.string("email"), .string("error", optional: true)],
-        events: [EventDeclaration("submit", [.identifier("email"), .password("password")]), EventDeclaration("signUp")])
+// The shipped app's screens, each declared once as types. Their names, props and events are the
+// client contract (`GET /v1/screens` is generated from them).
 
-    // Registration, phone and web: three steps with a draft.
-    public static let signUpEmail = ScreenDefinition(
-        "signUp.email", summary: "Registration step 1: e-mail.", props: [.string("email"), .string("error", optional: true)],
-        events: [EventDeclaration("next", [.identifier("email")])])
-    public static let signUpPassword = ScreenDefinition(
-        "signUp.password", summary: "Registration step 2: a password of 15 to 128 characters.",
-        props: [.string("error", optional: true)], events: [EventDeclaration("next", [.password("password")])])
-    public static let signUpProfile = ScreenDefinition(
-        "signUp.profile", summary: "Registration step 3: display name.",
-        props: [.string("displayName"), .string("error", optional: true)],
-        events: [EventDeclaration("finish", [.identifier("displayName")])])
-    // Registration, tablet: one form.
-    public static let signUpForm = ScreenDefinition(
-        "signUp.form", summary: "Registration in one form (tablet).",
-        props: [.string("email"), .string("displayName"), .string("error", optional: true)],
-        events: [EventDeclaration("submit", [.identifier("email"), .password("password"), .identifier("displayName")])])
+// MARK: Auth
 
-    // Main: home tab
-    public static let timeline = ScreenDefinition(
-        "timeline", summary: "Everyone's posts, newest first, 20 at a time.",
-        props: [.array("posts"), .integer("nextCursor", optional: true)],
-        events: [
-            EventDeclaration("openPost", [.integer("postId")]), EventDeclaration("openUser", [.integer("userId")]),
-            EventDeclaration("compose"), EventDeclaration("loadMore"), EventDeclaration("refresh"),
-        ])
-    public static let post = ScreenDefinition(
-        "post", summary: "One post.", props: [.object("post")],
-        events: [EventDeclaration("openUser", [.integer("userId")]), EventDeclaration("popToRoot")])
-    public static let user = ScreenDefinition(
-        "user", summary: "A user and their posts.", props: [.object("user"), .array("posts")],
-        events: [EventDeclaration("openPost", [.integer("postId")]), EventDeclaration("popToRoot")])
-    public static let compose = ScreenDefinition(
-        "compose", summary: "Write a post of 1 to 500 characters.", props: [.string("text"), .string("error", optional: true)],
-        events: [EventDeclaration("submit", [.string("text")]), EventDeclaration("cancel")])
+/// Welcome: sign up or log in.
+public enum FirstRunScreen: ScreenType {
+    public static let name = "firstRun"
+    public static let summary = "Welcome: sign up or log in."
+    public enum Output: ScreenOutput {
+        case signUp, logIn
+        public static let events: [OutputEvent<Output>] = [.event("signUp", .signUp), .event("logIn", .logIn)]
+    }
+}
 
-    // Main: profile tab
-    public static let profile = ScreenDefinition(
-        "profile", summary: "The signed-in user.", props: [.object("user"), .integer("postCount")],
-        events: [EventDeclaration("edit"), EventDeclaration("openSettings")])
-    public static let editProfile = ScreenDefinition(
-        "editProfile", summary: "Change the display name.", props: [.string("displayName"), .string("error", optional: true)],
-        events: [EventDeclaration("save", [.identifier("displayName")])])
+/// An e-mail and a password, as a sign-in or registration form sends them.
+public struct Credentials: Codable, Sendable, Hashable {
+    @Identifier public var email: String
+    @Password public var password: String
 
-    // Settings flow, presented modally
-    public static let settings = ScreenDefinition(
-        "settings", summary: "Account settings.",
-        events: [
-            EventDeclaration("changePassword"), EventDeclaration("signOut"), EventDeclaration("deleteAccount"),
-            EventDeclaration("done"),
-        ])
-    public static let changePassword = ScreenDefinition(
-        "changePassword", summary: "Change the password.", props: [.string("error", optional: true)],
-        events: [EventDeclaration("save", [.password("currentPassword"), .password("newPassword")])])
-    public static let confirmDelete = ScreenDefinition(
-        "confirmDelete", summary: "Alert: confirm deleting the account with the password.",
-        props: [.string("message"), .string("error", optional: true)],
-        events: [EventDeclaration("confirm", [.password("password")]), EventDeclaration("cancel")])
+    public init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
+}
 
-    public static let all = [
-        firstRun, login, signUpEmail, signUpPassword, signUpProfile, signUpForm, timeline, post, user, compose, profile,
-        editProfile, settings, changePassword, confirmDelete,
+/// Sign in with e-mail and password.
+public enum LoginScreen: ScreenType {
+    public static let name = "login"
+    public static let summary = "Sign in with e-mail and password."
+    public struct Props: Codable, Sendable, Hashable {
+        public var email: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case submit(Credentials)
+        case signUp
+        public static let events: [OutputEvent<Output>] = [.event("submit", Output.submit), .event("signUp", .signUp)]
+    }
+}
+
+// MARK: Registration, phone and web: three steps with a draft
+
+/// A form field that carries one e-mail.
+public struct EmailField: Codable, Sendable, Hashable {
+    @Identifier public var email: String
+}
+
+/// A form field that carries one password.
+public struct PasswordField: Codable, Sendable, Hashable {
+    @Password public var password: String
+}
+
+/// A form field that carries one display name.
+public struct DisplayNameField: Codable, Sendable, Hashable {
+    @Identifier public var displayName: String
+}
+
+/// Registration step 1: e-mail.
+public enum SignUpEmailScreen: ScreenType {
+    public static let name = "signUp.email"
+    public static let summary = "Registration step 1: e-mail."
+    public struct Props: Codable, Sendable, Hashable {
+        public var email: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case next(EmailField)
+        public static let events: [OutputEvent<Output>] = [.event("next", Output.next)]
+    }
+}
+
+/// Registration step 2: a password of 15 to 128 characters.
+public enum SignUpPasswordScreen: ScreenType {
+    public static let name = "signUp.password"
+    public static let summary = "Registration step 2: a password of 15 to 128 characters."
+    public struct Props: Codable, Sendable, Hashable {
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case next(PasswordField)
+        public static let events: [OutputEvent<Output>] = [.event("next", Output.next)]
+    }
+}
+
+/// Registration step 3: display name.
+public enum SignUpProfileScreen: ScreenType {
+    public static let name = "signUp.profile"
+    public static let summary = "Registration step 3: display name."
+    public struct Props: Codable, Sendable, Hashable {
+        public var displayName: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case finish(DisplayNameField)
+        public static let events: [OutputEvent<Output>] = [.event("finish", Output.finish)]
+    }
+}
+
+/// Registration in one form (tablet).
+public enum SignUpFormScreen: ScreenType {
+    public static let name = "signUp.form"
+    public static let summary = "Registration in one form (tablet)."
+    public struct Props: Codable, Sendable, Hashable {
+        public var email: String
+        public var displayName: String
+        public var error: String?
+    }
+    public struct Form: Codable, Sendable, Hashable {
+        @Identifier public var email: String
+        @Password public var password: String
+        @Identifier public var displayName: String
+    }
+    public enum Output: ScreenOutput {
+        case submit(Form)
+        public static let events: [OutputEvent<Output>] = [.event("submit", Output.submit)]
+    }
+}
+
+// MARK: Main: home tab
+
+/// A post as screens show it.
+public struct PostView: Codable, Sendable, Hashable {
+    public var id: Int
+    public var text: String
+    /// `2026-11-21T05:28:14Z`.
+    public var createdAt: String
+    public var author: UserSummary
+}
+
+/// A user as lists show them.
+public struct UserSummary: Codable, Sendable, Hashable {
+    public var id: Int
+    public var displayName: String
+}
+
+/// Names a post to open.
+public struct PostReference: Codable, Sendable, Hashable {
+    public var postId: Int
+}
+
+/// Names a user to open.
+public struct UserReference: Codable, Sendable, Hashable {
+    public var userId: Int
+}
+
+/// Everyone's posts, newest first, 20 at a time.
+public enum TimelineScreen: ScreenType {
+    public static let name = "timeline"
+    public static let summary = "Everyone's posts, newest first, 20 at a time."
+    public struct Props: Codable, Sendable, Hashable {
+        public var posts: [PostView]
+        /// The id to load older posts before; nil at the end.
+        public var nextCursor: Int?
+    }
+    public enum Output: ScreenOutput {
+        case openPost(PostReference), openUser(UserReference), compose, loadMore, refresh
+        public static let events: [OutputEvent<Output>] = [
+            .event("openPost", Output.openPost), .event("openUser", Output.openUser), .event("compose", .compose),
+            .event("loadMore", .loadMore), .event("refresh", .refresh),
+        ]
+    }
+}
+
+/// One post.
+public enum PostScreen: ScreenType {
+    public static let name = "post"
+    public static let summary = "One post."
+    public struct Props: Codable, Sendable, Hashable {
+        public var post: PostView
+    }
+    public enum Output: ScreenOutput {
+        case openUser(UserReference), popToRoot
+        public static let events: [OutputEvent<Output>] = [.event("openUser", Output.openUser), .event("popToRoot", .popToRoot)]
+    }
+}
+
+/// A user and their posts.
+public enum UserScreen: ScreenType {
+    public static let name = "user"
+    public static let summary = "A user and their posts."
+    public struct Props: Codable, Sendable, Hashable {
+        public var user: UserSummary
+        public var posts: [PostView]
+    }
+    public enum Output: ScreenOutput {
+        case openPost(PostReference), popToRoot
+        public static let events: [OutputEvent<Output>] = [.event("openPost", Output.openPost), .event("popToRoot", .popToRoot)]
+    }
+}
+
+/// The text of a post being written.
+public struct PostText: Codable, Sendable, Hashable {
+    public var text: String
+}
+
+/// Write a post of 1 to 500 characters.
+public enum ComposeScreen: ScreenType {
+    public static let name = "compose"
+    public static let summary = "Write a post of 1 to 500 characters."
+    public struct Props: Codable, Sendable, Hashable {
+        public var text: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case submit(PostText), cancel
+        public static let events: [OutputEvent<Output>] = [.event("submit", Output.submit), .event("cancel", .cancel)]
+    }
+}
+
+// MARK: Main: profile tab
+
+/// The signed-in user as their profile shows them.
+public struct ProfileUser: Codable, Sendable, Hashable {
+    public var id: Int
+    public var email: String
+    public var displayName: String
+}
+
+/// The signed-in user.
+public enum ProfileScreen: ScreenType {
+    public static let name = "profile"
+    public static let summary = "The signed-in user."
+    public struct Props: Codable, Sendable, Hashable {
+        /// Nil for a moment if the user is gone (the session then signs out).
+        public var user: ProfileUser?
+        public var postCount: Int
+    }
+    public enum Output: ScreenOutput {
+        case edit, openSettings
+        public static let events: [OutputEvent<Output>] = [.event("edit", .edit), .event("openSettings", .openSettings)]
+    }
+}
+
+/// Change the display name.
+public enum EditProfileScreen: ScreenType {
+    public static let name = "editProfile"
+    public static let summary = "Change the display name."
+    public struct Props: Codable, Sendable, Hashable {
+        public var displayName: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case save(DisplayNameField)
+        public static let events: [OutputEvent<Output>] = [.event("save", Output.save)]
+    }
+}
+
+// MARK: Settings flow, presented modally
+
+/// Account settings.
+public enum SettingsScreen: ScreenType {
+    public static let name = "settings"
+    public static let summary = "Account settings."
+    public enum Output: ScreenOutput {
+        case changePassword, signOut, deleteAccount, done
+        public static let events: [OutputEvent<Output>] = [
+            .event("changePassword", .changePassword), .event("signOut", .signOut),
+            .event("deleteAccount", .deleteAccount), .event("done", .done),
+        ]
+    }
+}
+
+/// The current and the new password.
+public struct PasswordChange: Codable, Sendable, Hashable {
+    @Password public var currentPassword: String
+    @Password public var newPassword: String
+}
+
+/// Change the password.
+public enum ChangePasswordScreen: ScreenType {
+    public static let name = "changePassword"
+    public static let summary = "Change the password."
+    public struct Props: Codable, Sendable, Hashable {
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case save(PasswordChange)
+        public static let events: [OutputEvent<Output>] = [.event("save", Output.save)]
+    }
+}
+
+/// Alert: confirm deleting the account with the password.
+public enum ConfirmDeleteScreen: ScreenType {
+    public static let name = "confirmDelete"
+    public static let summary = "Alert: confirm deleting the account with the password."
+    public struct Props: Codable, Sendable, Hashable {
+        public var message: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case confirm(PasswordField), cancel
+        public static let events: [OutputEvent<Output>] = [.event("confirm", Output.confirm), .event("cancel", .cancel)]
+    }
+}
+
+/// Every screen of the app.
+enum Screens {
+    static let all: [any ScreenType.Type] = [
+        FirstRunScreen.self, LoginScreen.self, SignUpEmailScreen.self, SignUpPasswordScreen.self,
+        SignUpProfileScreen.self, SignUpFormScreen.self, TimelineScreen.self, PostScreen.self, UserScreen.self,
+        ComposeScreen.self, ProfileScreen.self, EditProfileScreen.self, SettingsScreen.self,
+        ChangePasswordScreen.self, ConfirmDeleteScreen.self,
     ]
 }

@@ -9,7 +9,7 @@ import Testing
 /// expiry a read stores.
 @Suite struct SessionInternalsTests {
     static func session(_ id: String) throws -> ResidentSession {
-        let app = NavigationApp(screens: [], coordinators: [], root: { _ in Idle() })
+        let app = NavigationApp(screens: [IdleScreen.self], coordinators: [Idle.self], root: { _ in Idle() })
         return ResidentSession(
             id: id,
             state: .init(
@@ -17,10 +17,12 @@ import Testing
                 expiresAt: 0))
     }
 
+    enum IdleScreen: ScreenType { static let name = "idle" }
+
     /// A root that shows one screen and handles nothing.
     struct Idle: Coordinator {
         static let typeName = "Idle"
-        mutating func start(_ context: inout Context) throws { try context.push(ScreenDefinition("idle")) }
+        mutating func start(_ context: inout Context) throws { try context.push(IdleScreen.self) }
         mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
     }
 

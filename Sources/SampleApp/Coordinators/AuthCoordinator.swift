@@ -2,27 +2,40 @@ import Navigation
 
 /// Khanlou's auth coordinator: first run, sign-in, and the registration child.
 /// Finishes with `signedIn` once the session has a user.
-struct AuthCoordinator: Coordinator {
+struct AuthCoordinator: InputMapping {
     static let typeName = "Auth"
 
-    mutating func start(_ context: inout Context) throws {
-        context.setRoot(Screens.firstRun)
+    enum Input: Equatable {
+        case showLogin
+        case register
+        case signIn(email: String, password: String, screen: ScreenID)
     }
 
-    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
-        switch (event.screen.name, event.name) {
-        case ("firstRun", "logIn"):
-            try context.push(Screens.login, ["email": "", "error": nil])
-        case (_, "signUp"):
-            try startRegistration(&context)
-        case ("login", "submit"):
-            try signIn(
-                email: EmailAddress.normalized(event.payload.string("email")), password: event.payload.string("password"),
-                screen: event.screen.id, &context)
-        default:
-            return .unhandled
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+        switch try event.output(FirstRunScreen.self) {
+        case .logIn: return .showLogin
+        case .signUp: return .register
+        case nil: break
         }
-        return .handled
+        switch try event.output(LoginScreen.self) {
+        case .submit(let credentials):
+            return .signIn(
+                email: EmailAddress.normalized(credentials.email), password: credentials.password, screen: event.screen.id)
+        case .signUp: return .register
+        case nil: return nil
+        }
+    }
+
+    mutating func start(_ context: inout Context) throws {
+        context.setRoot(FirstRunScreen.self)
+    }
+
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
+        switch input {
+        case .showLogin: try context.push(LoginScreen.self, .init(email: ""))
+        case .register: try startRegistration(&context)
+        case .signIn(let email, let password, let screen): try signIn(email: email, password: password, screen: screen, &context)
+        }
     }
 
     mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
@@ -50,10 +63,7 @@ struct AuthCoordinator: Coordinator {
         guard let user, matches else {
             models.guards.signIns.recordFailure(account: account, client: models.clientAddress, now: models.now)
             AppMetrics.signInFailed()
-            try context.updateProps(screen) {
-                $0["email"] = .string(email)
-                $0["error"] = .string(Rules.wrongCredentials)
-            }
+            try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: Rules.wrongCredentials) }
             return
         }
         models.guards.signIns.recordSuccess(account: account, client: models.clientAddress)

@@ -2,62 +2,92 @@ import Navigation
 
 /// The home tab: the timeline, posts and users pushed without end (twocentstudios' timeline),
 /// and the compose sheet presented modally.
-struct HomeCoordinator: Coordinator {
+struct HomeCoordinator: InputMapping {
     static let typeName = "Home"
     var timeline: ScreenID?
     /// The posts' model version the timeline shows; it reloads only when that moved on.
     var shownVersion: Int?
 
+    enum Input: Equatable {
+        case openPost(Int)
+        case openUser(Int)
+        case popToRoot
+        case refresh
+        case loadMore(screen: ScreenID)
+        case compose
+        case post(String, screen: ScreenID)
+        case cancelCompose
+    }
+
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+        switch try event.output(TimelineScreen.self) {
+        case .openPost(let post): return .openPost(post.postId)
+        case .openUser(let user): return .openUser(user.userId)
+        case .compose: return .compose
+        case .loadMore: return .loadMore(screen: event.screen.id)
+        case .refresh: return .refresh
+        case nil: break
+        }
+        switch try event.output(PostScreen.self) {
+        case .openUser(let user): return .openUser(user.userId)
+        case .popToRoot: return .popToRoot
+        case nil: break
+        }
+        switch try event.output(UserScreen.self) {
+        case .openPost(let post): return .openPost(post.postId)
+        case .popToRoot: return .popToRoot
+        case nil: break
+        }
+        switch try event.output(ComposeScreen.self) {
+        case .submit(let post): return .post(post.text, screen: event.screen.id)
+        case .cancel: return .cancelCompose
+        case nil: return nil
+        }
+    }
+
     mutating func start(_ context: inout Context) throws {
         shownVersion = try context.models.posts.version()
         let page = try context.models.posts.timeline(before: nil)
-        timeline = try context.push(Screens.timeline, ["posts": .array(page.posts), "nextCursor": page.nextCursor])
+        timeline = try context.push(TimelineScreen.self, .init(posts: page.posts, nextCursor: page.nextCursor))
     }
 
-    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
         let models = try context.models
-        switch (event.screen.name, event.name) {
-        case (_, "openPost"):
-            if let post = try models.posts.post(id: event.payload.int("postId")) {
-                try context.push(Screens.post, ["post": post])
-            }
-        case (_, "openUser"):
-            if let user = try models.users.find(id: Int64(event.payload.int("userId"))) {
+        switch input {
+        case .openPost(let id):
+            if let post = try models.posts.post(id: id) { try context.push(PostScreen.self, .init(post: post)) }
+        case .openUser(let id):
+            if let user = try models.users.find(id: Int64(id)) {
                 try context.push(
-                    Screens.user,
-                    [
-                        "user": ["id": .int(Int(user.id)), "displayName": .string(user.displayName)],
-                        "posts": .array(models.posts.posts(by: user.id)),
-                    ])
+                    UserScreen.self,
+                    .init(
+                        user: UserSummary(id: Int(user.id), displayName: user.displayName),
+                        posts: models.posts.posts(by: user.id)))
             }
-        case (_, "popToRoot"):
+        case .popToRoot:
             try context.popToRoot()
-        case ("timeline", "refresh"):
+        case .refresh:
             try refresh(&context, force: true)
-        case ("timeline", "loadMore"):
-            guard let cursor = event.screen.props["nextCursor"]?.intValue else { return .handled }
+        case .loadMore(let screen):
+            guard let cursor = context.props(of: screen, as: TimelineScreen.self)?.nextCursor else { return }
             let page = try models.posts.timeline(before: cursor)
-            try context.updateProps(event.screen.id) {
-                $0["posts"] = .array(($0["posts"]?.arrayValue ?? []) + page.posts)
-                $0["nextCursor"] = page.nextCursor
+            try context.update(screen, as: TimelineScreen.self) {
+                $0.posts += page.posts
+                $0.nextCursor = page.nextCursor
             }
-        case ("timeline", "compose"):
-            context.present(Screens.compose, ["text": "", "error": nil])
-        case ("compose", "submit"):
-            let text = event.payload.string("text")
+        case .compose:
+            try context.present(ComposeScreen.self, .init(text: ""))
+        case .post(let text, let screen):
             if let error = Rules.postError(text.trimmed.isEmpty ? "" : text) {
-                try context.updateProps(event.screen.id) { $0 = ["text": .string(text), "error": .string(error)] }
-                return .handled
+                try context.update(screen, as: ComposeScreen.self) { $0 = .init(text: text, error: error) }
+                return
             }
-            guard let user = context.user else { return .unhandled }
+            guard let user = context.user else { return }
             _ = try models.posts.create(authorID: user.id, text: text, now: models.now)
             try context.dismiss()
-        case ("compose", "cancel"):
+        case .cancelCompose:
             try context.dismiss()
-        default:
-            return .unhandled
         }
-        return .handled
     }
 
     /// The timeline on top again (pop, dismiss, tab switch): show what was posted meanwhile.
@@ -72,8 +102,6 @@ struct HomeCoordinator: Coordinator {
         guard force || version != shownVersion else { return }
         shownVersion = version
         let page = try context.models.posts.timeline(before: nil)
-        try context.updateProps(timeline) {
-            $0 = ["posts": .array(page.posts), "nextCursor": page.nextCursor]
-        }
+        try context.update(timeline, as: TimelineScreen.self) { $0 = .init(posts: page.posts, nextCursor: page.nextCursor) }
     }
 }

@@ -1,35 +1,47 @@
 import Navigation
 
 /// The profile tab: the signed-in user, editing the display name, and the settings flow.
-struct ProfileCoordinator: Coordinator {
+struct ProfileCoordinator: InputMapping {
     static let typeName = "Profile"
     var profile: ScreenID?
 
-    mutating func start(_ context: inout Context) throws {
-        profile = try context.push(Screens.profile, try props(&context))
+    enum Input: Equatable {
+        case edit
+        case openSettings
+        case rename(String, screen: ScreenID)
     }
 
-    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
-        switch (event.screen.name, event.name) {
-        case ("profile", "edit"):
-            try context.push(Screens.editProfile, ["displayName": .string(context.user?.displayName ?? ""), "error": nil])
-        case ("profile", "openSettings"):
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+        switch try event.output(ProfileScreen.self) {
+        case .edit: return .edit
+        case .openSettings: return .openSettings
+        case nil: break
+        }
+        guard case .save(let field) = try event.output(EditProfileScreen.self) else { return nil }
+        return .rename(field.displayName.trimmed, screen: event.screen.id)
+    }
+
+    mutating func start(_ context: inout Context) throws {
+        profile = try context.push(ProfileScreen.self, try props(&context))
+    }
+
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
+        switch input {
+        case .edit:
+            try context.push(EditProfileScreen.self, .init(displayName: context.user?.displayName ?? ""))
+        case .openSettings:
             try context.startChild("settings", SettingsCoordinator(), placement: .modal)
-        case ("editProfile", "save"):
-            let name = event.payload.string("displayName").trimmed
+        case .rename(let name, let screen):
             if let error = Rules.displayNameError(name) {
-                try context.updateProps(event.screen.id) { $0 = ["displayName": .string(name), "error": .string(error)] }
-                return .handled
+                try context.update(screen, as: EditProfileScreen.self) { $0 = .init(displayName: name, error: error) }
+                return
             }
-            guard var user = context.user else { return .unhandled }
+            guard var user = context.user else { return }
             try context.models.users.update(id: user.id, displayName: name)
             user.displayName = name
             context.updateUser(user)
             try context.pop()
-        default:
-            return .unhandled
         }
-        return .handled
     }
 
     mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {
@@ -46,16 +58,15 @@ struct ProfileCoordinator: Coordinator {
     private func refresh(_ context: inout Context) throws {
         guard let profile else { return }
         let props = try props(&context)
-        try context.updateProps(profile) { $0 = props }
+        try context.update(profile, as: ProfileScreen.self) { $0 = props }
     }
 
-    private func props(_ context: inout Context) throws -> [String: JSONValue] {
+    private func props(_ context: inout Context) throws -> ProfileScreen.Props {
         guard let user = context.user, let record = try context.models.users.find(id: user.id) else {
-            return ["user": nil, "postCount": 0]
+            return .init(user: nil, postCount: 0)
         }
-        return [
-            "user": ["id": .int(Int(record.id)), "email": .string(record.email), "displayName": .string(record.displayName)],
-            "postCount": .int(try context.models.posts.count(by: record.id)),
-        ]
+        return .init(
+            user: ProfileUser(id: Int(record.id), email: record.email, displayName: record.displayName),
+            postCount: try context.models.posts.count(by: record.id))
     }
 }

@@ -3,60 +3,71 @@ import Navigation
 /// Kulman's registration coordinator: e-mail → password → profile, with a draft kept across
 /// the steps so that `back` and forward again show what was entered. The draft holds the
 /// password's Argon2id hash, never the password.
-struct RegistrationCoordinator: Coordinator {
+struct RegistrationCoordinator: InputMapping {
     static let typeName = "Registration"
     var email = ""
     var passwordHash: String?
     var displayName = ""
     var emailScreen: ScreenID?
 
-    mutating func start(_ context: inout Context) throws {
-        emailScreen = try context.push(Screens.signUpEmail, ["email": .string(email), "error": nil])
+    enum Input: Equatable {
+        case email(String, screen: ScreenID)
+        case password(String, screen: ScreenID)
+        case displayName(String, screen: ScreenID)
     }
 
-    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
-        let models = try context.models
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
         let screen = event.screen.id
-        switch (event.screen.name, event.name) {
-        case ("signUp.email", "next"):
-            let email = EmailAddress.normalized(event.payload.string("email"))
+        if case .next(let field) = try event.output(SignUpEmailScreen.self) {
+            return .email(EmailAddress.normalized(field.email), screen: screen)
+        }
+        if case .next(let field) = try event.output(SignUpPasswordScreen.self) { return .password(field.password, screen: screen) }
+        if case .finish(let field) = try event.output(SignUpProfileScreen.self) {
+            return .displayName(field.displayName.trimmed, screen: screen)
+        }
+        return nil
+    }
+
+    mutating func start(_ context: inout Context) throws {
+        emailScreen = try context.push(SignUpEmailScreen.self, .init(email: email))
+    }
+
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
+        let models = try context.models
+        switch input {
+        case .email(let email, let screen):
             // Every try counts, whatever the answer: "already registered" must not be a fast oracle.
             try models.guards.registrations.take(models.clientAddress, now: models.now)
             if let error = try Rules.emailError(email) ?? (models.users.exists(email: email) ? Rules.emailTaken : nil) {
-                try context.updateProps(screen) { $0 = ["email": .string(email), "error": .string(error)] }
-                return .handled
+                try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email, error: error) }
+                return
             }
             self.email = email
-            try context.updateProps(screen) { $0 = ["email": .string(email), "error": nil] }
-            try context.push(Screens.signUpPassword, ["error": nil])
-        case ("signUp.password", "next"):
-            let password = event.payload.string("password")
+            try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email) }
+            try context.push(SignUpPasswordScreen.self, .init())
+        case .password(let password, let screen):
             if let error = Rules.passwordError(password) {
-                try context.updateProps(screen) { $0["error"] = .string(error) }
-                return .handled
+                try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = error }
+                return
             }
             passwordHash = try models.passwords.hash(password)
-            try context.updateProps(screen) { $0["error"] = .null }
-            try context.push(Screens.signUpProfile, ["displayName": .string(displayName), "error": nil])
-        case ("signUp.profile", "finish"):
-            displayName = event.payload.string("displayName").trimmed
-            if let error = Rules.displayNameError(displayName) {
-                try context.updateProps(screen) { $0 = ["displayName": .string(displayName), "error": .string(error)] }
-                return .handled
+            try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = nil }
+            try context.push(SignUpProfileScreen.self, .init(displayName: displayName))
+        case .displayName(let name, let screen):
+            displayName = name
+            if let error = Rules.displayNameError(name) {
+                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: error) }
+                return
             }
             guard let passwordHash,
-                let user = try models.users.create(
-                    email: email, passwordHash: passwordHash, displayName: displayName, now: models.now)
+                let user = try models.users.create(email: email, passwordHash: passwordHash, displayName: name, now: models.now)
             else {
                 // Someone registered this e-mail since step 1.
-                try context.updateProps(screen) { $0 = ["displayName": .string(displayName), "error": .string(Rules.emailTaken)] }
-                return .handled
+                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: Rules.emailTaken) }
+                return
             }
             context.signIn(SessionUser(id: user.id, displayName: user.displayName))
             context.finish(CoordinatorOutput("registered"))
-        default:
-            return .unhandled
         }
-        return .handled
     }
 }

@@ -2,64 +2,81 @@ import Navigation
 
 /// twocentstudios' settings coordinator: a flow presented modally that finishes with
 /// `done`, `signedOut` or `accountDeleted`.
-struct SettingsCoordinator: Coordinator {
+struct SettingsCoordinator: InputMapping {
     static let typeName = "Settings"
 
-    mutating func start(_ context: inout Context) throws {
-        try context.push(Screens.settings)
+    enum Input: Equatable {
+        case showChangePassword, signOut, askToDelete, done, cancelDelete
+        case changePassword(current: String, new: String, screen: ScreenID)
+        case deleteAccount(password: String, screen: ScreenID)
     }
 
-    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
-        switch (event.screen.name, event.name) {
-        case ("settings", "changePassword"):
-            try context.push(Screens.changePassword, ["error": nil])
-        case ("settings", "signOut"):
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+        switch try event.output(SettingsScreen.self) {
+        case .changePassword: return .showChangePassword
+        case .signOut: return .signOut
+        case .deleteAccount: return .askToDelete
+        case .done: return .done
+        case nil: break
+        }
+        if case .save(let change) = try event.output(ChangePasswordScreen.self) {
+            return .changePassword(current: change.currentPassword, new: change.newPassword, screen: event.screen.id)
+        }
+        switch try event.output(ConfirmDeleteScreen.self) {
+        case .confirm(let field): return .deleteAccount(password: field.password, screen: event.screen.id)
+        case .cancel: return .cancelDelete
+        case nil: return nil
+        }
+    }
+
+    mutating func start(_ context: inout Context) throws {
+        try context.push(SettingsScreen.self)
+    }
+
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
+        switch input {
+        case .showChangePassword:
+            try context.push(ChangePasswordScreen.self, .init())
+        case .signOut:
             context.signOut()
             context.finish(CoordinatorOutput("signedOut"))
-        case ("settings", "deleteAccount"):
-            context.present(
-                Screens.confirmDelete,
-                ["message": "Delete your account and all your posts? Enter your password to confirm.", "error": nil],
-                as: .alert)
-        case ("settings", "done"):
+        case .askToDelete:
+            try context.present(
+                ConfirmDeleteScreen.self,
+                .init(message: "Delete your account and all your posts? Enter your password to confirm."), as: .alert)
+        case .done:
             context.finish(CoordinatorOutput("done"))
-        case ("changePassword", "save"):
-            try changePassword(event, &context)
-        case ("confirmDelete", "confirm"):
-            try deleteAccount(event, &context)
-        case ("confirmDelete", "cancel"):
+        case .cancelDelete:
             try context.dismiss()
-        default:
-            return .unhandled
+        case .changePassword(let current, let new, let screen):
+            try changePassword(current: current, new: new, screen: screen, &context)
+        case .deleteAccount(let password, let screen):
+            try deleteAccount(password: password, screen: screen, &context)
         }
-        return .handled
     }
 
     /// A new password ends the user's other sessions (OWASP: invalidate sessions on a credential
     /// change); this one stays signed in with a new token.
-    private func changePassword(_ event: ScreenEvent, _ context: inout Context) throws {
+    private func changePassword(current: String, new: String, screen: ScreenID, _ context: inout Context) throws {
         let models = try context.models
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
-        let newPassword = event.payload.string("newPassword")
-        let error =
-            try recheck(event.payload.string("currentPassword"), of: record, models)
-            ? Rules.passwordError(newPassword) : Rules.wrongPassword
+        let error = try recheck(current, of: record, models) ? Rules.passwordError(new) : Rules.wrongPassword
         if let error {
-            try context.updateProps(event.screen.id) { $0["error"] = .string(error) }
+            try context.update(screen, as: ChangePasswordScreen.self) { $0.error = error }
             return
         }
-        try models.users.update(id: user.id, passwordHash: models.passwords.hash(newPassword))
+        try models.users.update(id: user.id, passwordHash: models.passwords.hash(new))
         context.rotateCredentials()
         context.endOtherSessions(ofUser: user.id)
         try context.pop()
     }
 
     /// Deleting the account ends every session of the user, this one included (it signs out).
-    private func deleteAccount(_ event: ScreenEvent, _ context: inout Context) throws {
+    private func deleteAccount(password: String, screen: ScreenID, _ context: inout Context) throws {
         let models = try context.models
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
-        guard try recheck(event.payload.string("password"), of: record, models) else {
-            try context.updateProps(event.screen.id) { $0["error"] = .string(Rules.wrongPassword) }
+        guard try recheck(password, of: record, models) else {
+            try context.update(screen, as: ConfirmDeleteScreen.self) { $0.error = Rules.wrongPassword }
             return
         }
         try models.users.delete(id: user.id)

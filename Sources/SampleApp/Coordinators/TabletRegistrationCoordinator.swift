@@ -1,19 +1,27 @@
 import Navigation
 
 /// Registration on tablets: the whole flow in one form.
-struct TabletRegistrationCoordinator: Coordinator {
+struct TabletRegistrationCoordinator: InputMapping {
     static let typeName = "TabletRegistration"
 
-    mutating func start(_ context: inout Context) throws {
-        try context.push(Screens.signUpForm, ["email": "", "displayName": "", "error": nil])
+    enum Input: Equatable {
+        case submit(email: String, password: String, displayName: String, screen: ScreenID)
     }
 
-    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
-        guard event.name == "submit" else { return .unhandled }
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+        guard case .submit(let form) = try event.output(SignUpFormScreen.self) else { return nil }
+        return .submit(
+            email: EmailAddress.normalized(form.email), password: form.password, displayName: form.displayName.trimmed,
+            screen: event.screen.id)
+    }
+
+    mutating func start(_ context: inout Context) throws {
+        try context.push(SignUpFormScreen.self, .init(email: "", displayName: ""))
+    }
+
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
+        guard case .submit(let email, let password, let displayName, let screen) = input else { return }
         let models = try context.models
-        let email = EmailAddress.normalized(event.payload.string("email"))
-        let password = event.payload.string("password")
-        let displayName = event.payload.string("displayName").trimmed
         var error = Rules.emailError(email) ?? Rules.passwordError(password) ?? Rules.displayNameError(displayName)
         var user: UserRecord?
         if error == nil {
@@ -25,13 +33,12 @@ struct TabletRegistrationCoordinator: Coordinator {
             if user == nil { error = Rules.emailTaken }
         }
         guard let user else {
-            try context.updateProps(event.screen.id) {
-                $0 = ["email": .string(email), "displayName": .string(displayName), "error": .string(error ?? Rules.emailTaken)]
+            try context.update(screen, as: SignUpFormScreen.self) {
+                $0 = .init(email: email, displayName: displayName, error: error ?? Rules.emailTaken)
             }
-            return .handled
+            return
         }
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
         context.finish(CoordinatorOutput("registered"))
-        return .handled
     }
 }

@@ -19,7 +19,7 @@ struct PostStore {
     }
 
     /// One page of everyone's posts, newest first, older than `cursor` if given; and the next cursor.
-    func timeline(before cursor: Int?) throws -> (posts: [JSONValue], nextCursor: JSONValue) {
+    func timeline(before cursor: Int?) throws -> (posts: [PostView], nextCursor: Int?) {
         let rows = try connection.query(
             Self.select + " WHERE p.id < ?1 ORDER BY p.id DESC LIMIT ?2", [.int(cursor ?? Int.max), .int(Self.pageSize + 1)],
             Self.post)
@@ -27,13 +27,13 @@ struct PostStore {
     }
 
     /// One page of `authorID`'s posts, newest first.
-    func posts(by authorID: Int64) throws -> [JSONValue] {
+    func posts(by authorID: Int64) throws -> [PostView] {
         try connection.query(
             Self.select + " WHERE p.author_id = ?1 ORDER BY p.id DESC LIMIT ?2", [.integer(authorID), .int(Self.pageSize)],
             Self.post)
     }
 
-    func post(id: Int) throws -> JSONValue? {
+    func post(id: Int) throws -> PostView? {
         try connection.queryFirst(Self.select + " WHERE p.id = ?1", [.int(id)], Self.post)
     }
 
@@ -46,17 +46,16 @@ struct PostStore {
         try connection.queryFirst("SELECT count(*) FROM posts WHERE author_id = ?1", [.integer(authorID)]) { $0.int(0) } ?? 0
     }
 
-    private func page(_ rows: [JSONValue]) -> (posts: [JSONValue], nextCursor: JSONValue) {
-        guard rows.count > Self.pageSize else { return (rows, .null) }
+    private func page(_ rows: [PostView]) -> (posts: [PostView], nextCursor: Int?) {
+        guard rows.count > Self.pageSize else { return (rows, nil) }
         let posts = Array(rows.prefix(Self.pageSize))
-        return (posts, posts.last?["id"] ?? .null)
+        return (posts, posts.last?.id)
     }
 
-    private static func post(_ row: Row) -> JSONValue {
-        [
-            "id": .int(row.int(0)), "text": .string(row.string(1)), "createdAt": .string(timestamp(row.int64(2))),
-            "author": ["id": .int(row.int(3)), "displayName": .string(row.string(4))],
-        ]
+    private static func post(_ row: Row) -> PostView {
+        PostView(
+            id: row.int(0), text: row.string(1), createdAt: timestamp(row.int64(2)),
+            author: UserSummary(id: row.int(3), displayName: row.string(4)))
     }
 
     /// `2026-11-21T05:28:14Z`. Formatted by hand: a date formatter per post cost more than the query.

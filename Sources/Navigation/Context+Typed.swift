@@ -1,0 +1,83 @@
+/// The typed face of `Context`: screens are named by their `ScreenType`, props are its `Props`.
+extension Context {
+    /// Pushes a `screen` showing `props` onto this coordinator's stack.
+    @discardableResult
+    public mutating func push<S: ScreenType>(_ screen: S.Type, _ props: S.Props) throws -> ScreenID {
+        try push(S.definition, S.json(props))
+    }
+
+    /// Pushes a screen that has no props.
+    @discardableResult
+    public mutating func push<S: ScreenType>(_ screen: S.Type) throws -> ScreenID where S.Props == NoProps {
+        try push(S.definition, [:])
+    }
+
+    /// Presents a `screen` on a new layer over everything (a modal sheet, or an alert).
+    @discardableResult
+    public mutating func present<S: ScreenType>(_ screen: S.Type, _ props: S.Props, as presentation: Presentation = .modal)
+        throws -> ScreenID
+    {
+        present(S.definition, try S.json(props), as: presentation)
+    }
+
+    /// Presents a screen that has no props.
+    @discardableResult
+    public mutating func present<S: ScreenType>(_ screen: S.Type, as presentation: Presentation = .modal) -> ScreenID
+    where S.Props == NoProps {
+        present(S.definition, [:], as: presentation)
+    }
+
+    /// Replaces every layer with a root stack holding one `screen`.
+    @discardableResult
+    public mutating func setRoot<S: ScreenType>(_ screen: S.Type, _ props: S.Props) throws -> ScreenID {
+        setRoot(S.definition, try S.json(props))
+    }
+
+    /// Replaces every layer with a root stack holding one screen that has no props.
+    @discardableResult
+    public mutating func setRoot<S: ScreenType>(_ screen: S.Type) -> ScreenID where S.Props == NoProps {
+        setRoot(S.definition, [:])
+    }
+
+    /// The props screen `id` shows, if it is a `screen`.
+    public func props<S: ScreenType>(of id: ScreenID, as screen: S.Type) -> S.Props? {
+        guard let shown = tree.screen(id), shown.name == S.name else { return nil }
+        return try? JSONValue.decode(S.Props.self, from: .object(shown.props))
+    }
+
+    /// Changes the props of screen `id`, a `screen` (an `error` message, new field values).
+    public mutating func update<S: ScreenType>(_ id: ScreenID, as screen: S.Type, _ change: (inout S.Props) -> Void) throws {
+        guard var props = props(of: id, as: screen) else { throw NavigationError("no \(S.name) screen \(id)") }
+        change(&props)
+        let members = try S.json(props)
+        try updateProps(id) { $0 = members }
+    }
+}
+
+extension ScreenEvent {
+    /// The event as `screen`'s output, when it comes from such a screen; nil otherwise.
+    /// The payload was validated against the declaration before, so decoding it succeeds.
+    public func output<S: ScreenType>(_ screen: S.Type) throws -> S.Output? {
+        guard self.screen.name == S.name, let event = S.Output.events.first(where: { $0.name == name }) else { return nil }
+        return try event.make(.object(payload.values))
+    }
+}
+
+/// A coordinator that turns its screens' outputs into its own input with a pure function,
+/// `mapIO`, which a unit test calls without any I/O, and acts on that input in `handle(_:_:)`.
+/// Outputs `mapIO` returns nil for travel up to the parent.
+public protocol InputMapping: Coordinator {
+    associatedtype Input
+    /// The input a screen's event means to this coordinator, or nil when it is not its concern.
+    static func mapIO(_ event: ScreenEvent) throws -> Input?
+    /// Acts on an input: navigates, mutates models through the environment, starts children.
+    mutating func handle(_ input: Input, _ context: inout Context) throws
+}
+
+extension InputMapping {
+    public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.mapIO(event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
+    }
+}

@@ -1,0 +1,119 @@
+/// A screen, declared once as types: what it shows (`Props`, a `Codable` value fed by its
+/// coordinator), what the user can do on it (`Output`, an enum with typed payloads), and how a
+/// generic client should present it. Its catalog entry and its wire names come from these
+/// types, so the catalog cannot say one thing and the screen carry another, and a mistyped
+/// screen or event in a coordinator does not compile.
+///
+/// ```swift
+/// enum Login: ScreenType {
+///     static let name = "login"
+///     struct Props: Codable, Sendable { var email: String; var error: String? }
+///     enum Output: ScreenOutput {
+///         case submit(Credentials)
+///         case signUp
+///         static let events: [OutputEvent<Output>] = [.event("submit", Output.submit), .event("signUp", .signUp)]
+///     }
+/// }
+/// ```
+public protocol ScreenType: Sendable {
+    associatedtype Props: Codable & Sendable = NoProps
+    associatedtype Output: ScreenOutput = NoOutput
+    /// The name clients see (`login`); unique within an app.
+    static var name: String { get }
+    /// One line for the catalog.
+    static var summary: String { get }
+}
+
+extension ScreenType {
+    public static var summary: String { "" }
+}
+
+/// What a screen reports: an enum whose cases carry typed payloads, with the wire name of each.
+public protocol ScreenOutput: Sendable {
+    /// Every event the screen declares, in the order a client should offer them.
+    static var events: [OutputEvent<Self>] { get }
+}
+
+/// The props of a screen that shows nothing but itself.
+public struct NoProps: Codable, Sendable, Hashable {
+    public init() {}
+}
+
+/// The output of a screen that reports nothing (the system events still apply).
+public enum NoOutput: ScreenOutput {
+    public static var events: [OutputEvent<NoOutput>] { [] }
+}
+
+/// One event of a screen: its wire name, its payload's type, and the output it becomes.
+public struct OutputEvent<Output: ScreenOutput>: Sendable {
+    public let name: String
+    let fields: [FieldDeclaration]
+    let make: @Sendable (JSONValue) throws -> Output
+
+    /// An event without payload: `.event("signUp", .signUp)`.
+    public static func event(_ name: String, _ output: Output) -> Self {
+        OutputEvent(name: name, fields: [], make: { _ in output })
+    }
+
+    /// An event whose payload decodes to `Payload`: `.event("submit", Output.submit)`.
+    public static func event<Payload: Codable & Sendable>(
+        _ name: String, _ make: @escaping @Sendable (Payload) -> Output
+    ) -> Self {
+        OutputEvent(
+            name: name, fields: Schema.fields(of: Payload.self),
+            make: { payload in make(try JSONValue.decode(Payload.self, from: payload)) })
+    }
+
+    var declaration: EventDeclaration { EventDeclaration(name, fields) }
+}
+
+/// A string field that people compare and see (an e-mail, a name): it refuses control,
+/// invisible and bidirectional-control characters with `422`.
+@propertyWrapper
+public struct Identifier: Codable, Sendable, Hashable, TextField {
+    public var wrappedValue: String
+    public init(wrappedValue: String) { self.wrappedValue = wrappedValue }
+    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+    static var fieldType: FieldType { .string }
+    static var textRule: TextRule { .identifier }
+}
+
+/// A password field: clients mask it, the server never echoes it, any character counts.
+@propertyWrapper
+public struct Password: Codable, Sendable, Hashable, TextField {
+    public var wrappedValue: String
+    public init(wrappedValue: String) { self.wrappedValue = wrappedValue }
+    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+    static var fieldType: FieldType { .password }
+    static var textRule: TextRule { .secret }
+}
+
+/// A string field type with its own rule (`Identifier`, `Password`).
+protocol TextField {
+    static var fieldType: FieldType { get }
+    static var textRule: TextRule { get }
+}
+
+extension ScreenType {
+    /// The runtime's description of this screen, from its types.
+    static var definition: ScreenDefinition {
+        ScreenDefinition(
+            name, summary: summary, props: Schema.fields(of: Props.self),
+            events: Output.events.map(\.declaration))
+    }
+
+    /// `props` as the screen carries them: every field present, `null` for a missing optional.
+    static func json(_ props: Props) throws -> [String: JSONValue] {
+        var members = try JSONValue.encode(props).objectValue ?? [:]
+        for field in Schema.fields(of: Props.self) where members[field.name] == nil { members[field.name] = .null }
+        return members
+    }
+}
