@@ -135,29 +135,29 @@ public struct Context {
 
     /// Replaces every layer with a root tab container owned by this coordinator; its children
     /// fill the tabs by starting with `.tab(name)`.
-    public mutating func setRootTabs(_ tabs: [TabSpec], selected: String) {
+    public mutating func setRootTabs(_ tabs: [TabSpec], selected: TabKey) {
         tree.layers = [
             Layer(
                 id: tree.makeLayerID(), presentation: .root, owner: coordinatorID, screens: [],
-                tabs: tabs.map { Tab(name: $0.name, title: $0.title, screens: []) }, selectedTab: selected)
+                tabs: tabs.map { Tab(name: $0.name.rawValue, title: $0.title, screens: []) }, selectedTab: selected.rawValue)
         ]
     }
 
     /// Selects a tab of the tab layer this coordinator owns.
-    public mutating func selectTab(_ name: String) throws {
+    public mutating func selectTab(_ name: TabKey) throws {
         guard let index = tree.layers.lastIndex(where: { $0.owner == coordinatorID && $0.isTabs }),
-            tree.layers[index].tabs?.contains(where: { $0.name == name }) == true
+            tree.layers[index].tabs?.contains(where: { $0.name == name.rawValue }) == true
         else { throw NavigationError("no tab \(name)") }
-        tree.layers[index].selectedTab = name
+        tree.layers[index].selectedTab = name.rawValue
     }
 
     // MARK: Children
 
     /// True while a child started under `key` runs.
-    public func hasChild(_ key: String) -> Bool { tree.nodes[coordinatorID]?.children[key] != nil }
+    public func hasChild(_ key: ChildKey) -> Bool { tree.nodes[coordinatorID]?.children[key.rawValue] != nil }
 
     /// Starts a child coordinator under `key` and runs its `start`.
-    public mutating func startChild(_ key: String, _ child: some Coordinator, placement: Placement = .current) throws {
+    public mutating func startChild(_ key: ChildKey, _ child: some Coordinator, placement: Placement = .current) throws {
         guard !hasChild(key) else { throw NavigationError("a child \(key) is already running") }
         let home: StackRef?
         switch placement {
@@ -165,9 +165,9 @@ public struct Context {
             home = currentStack()
         case .tab(let tab):
             guard let layer = tree.layers.last(where: { $0.owner == coordinatorID && $0.isTabs }),
-                layer.tabs?.contains(where: { $0.name == tab }) == true
+                layer.tabs?.contains(where: { $0.name == tab.rawValue }) == true
             else { throw NavigationError("no tab \(tab) to start \(key) in") }
-            home = StackRef(layer: layer.id, tab: tab)
+            home = StackRef(layer: layer.id, tab: tab.rawValue)
         case .modal:
             let layer = Layer(id: tree.makeLayerID(), presentation: .modal, owner: tree.nextCoordinator, screens: [])
             tree.layers.append(layer)
@@ -176,16 +176,16 @@ public struct Context {
         let id = tree.nextCoordinator
         tree.nextCoordinator += 1
         tree.nodes[id] = CoordinatorNode(
-            id: id, key: key, parent: coordinatorID, children: [:], home: home, hasShownScreens: false,
+            id: id, key: key.rawValue, parent: coordinatorID, children: [:], home: home, hasShownScreens: false,
             coordinator: child, encodedState: nil)
-        tree.nodes[coordinatorID]?.children[key] = id
+        tree.nodes[coordinatorID]?.children[key.rawValue] = id
         try run(id) { coordinator, context in try coordinator.start(&context) }
     }
 
     /// Stops the child under `key` at once, with its descendants and all their screens.
     /// Its parent is not told (it asked).
-    public mutating func stopChild(_ key: String) {
-        if let id = tree.nodes[coordinatorID]?.children[key] { tree.removeSubtree(id) }
+    public mutating func stopChild(_ key: ChildKey) {
+        if let id = tree.nodes[coordinatorID]?.children[key.rawValue] { tree.removeSubtree(id) }
     }
 
     /// Finishes this coordinator with `output`: once its current call returns, it and all its

@@ -16,13 +16,13 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 
     /// A child finished with `output` (or `.cancelled` when the user removed all its screens);
     /// the child and its screens are already gone.
-    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws
+    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws
 
     /// The user removed one of its screens with `back` or `dismiss`; keep drafts consistent.
     mutating func screenRemoved(_ screen: Screen, _ context: inout Context)
 
     /// The user selected a tab of a tab layer this coordinator owns.
-    mutating func tabSelected(_ tab: String, _ context: inout Context)
+    mutating func tabSelected(_ tab: TabKey, _ context: inout Context)
 
     /// One of its screens is on top again after an event uncovered it (`back`, `dismiss`,
     /// `selectTab`, a pop): the place to refresh what it shows (UIKit's `viewWillAppear`).
@@ -31,9 +31,9 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 
 extension Coordinator {
     public static var schemaVersion: Int { 1 }
-    public mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {}
+    public mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {}
     public mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {}
-    public mutating func tabSelected(_ tab: String, _ context: inout Context) {}
+    public mutating func tabSelected(_ tab: TabKey, _ context: inout Context) {}
     public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
 
     func isEqual(to other: any Coordinator) -> Bool {
@@ -94,7 +94,7 @@ public enum Placement: Sendable, Hashable {
     /// On the stack where its parent's screens are.
     case current
     /// On the stack of a tab of the tab layer its parent owns.
-    case tab(String)
+    case tab(TabKey)
     /// On a new modal layer that goes when the child does.
     case modal
 }

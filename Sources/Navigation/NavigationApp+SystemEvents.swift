@@ -27,7 +27,7 @@ extension NavigationApp {
         context.tree.layers[index].selectedTab = name
         let owner = context.tree.layers[index].owner
         if context.tree.nodes[owner] != nil {
-            try context.run(owner) { coordinator, context in coordinator.tabSelected(name, &context) }
+            try context.run(owner) { coordinator, context in coordinator.tabSelected(TabKey(name), &context) }
         }
     }
 

@@ -157,7 +157,7 @@ public struct NavigationApp: Sendable {
                 guard let node = context.tree.nodes[id], let parent = node.parent else { continue }
                 context.tree.removeSubtree(id)
                 try context.run(parent) { coordinator, context in
-                    try coordinator.childFinished(node.key, output: output, &context)
+                    try coordinator.childFinished(ChildKey(node.key), output: output, &context)
                 }
                 continue
             }

@@ -65,9 +65,9 @@ public struct Tab: Sendable, Hashable, Codable {
 
 /// A tab to create: its name and title.
 public struct TabSpec: Sendable, Hashable {
-    public let name: String
+    public let name: TabKey
     public let title: String
-    public init(_ name: String, title: String) {
+    public init(_ name: TabKey, title: String) {
         self.name = name
         self.title = title
     }

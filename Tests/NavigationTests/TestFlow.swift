@@ -62,25 +62,25 @@ struct TestRoot: Coordinator {
         case ("home", "startWizard"):
             // Khanlou's per-platform swap: tablets get the one-screen form.
             if context.platform == .tablet {
-                try context.startChild("wizard", TabletWizard())
+                try context.startChild(ChildKey("wizard"), TabletWizard())
             } else {
-                try context.startChild("wizard", Wizard())
+                try context.startChild(ChildKey("wizard"), Wizard())
             }
         case ("home", "compose"):
-            try context.startChild("sheet", SheetFlow(), placement: .modal)
+            try context.startChild(ChildKey("sheet"), SheetFlow(), placement: .modal)
         case ("home", "alert"):
             context.present(TestScreens.confirm, ["message": "Sure?"], as: .alert)
         case ("confirm", _):
             try context.dismiss()
             if event.name == "yes", let home { try context.updateProps(home) { $0["note"] = "confirmed" } }
         case ("home", "showTabs"):
-            context.setRootTabs([TabSpec("a", title: "A"), TabSpec("b", title: "B")], selected: "a")
-            try context.startChild("a", TabFlow(tab: "a"), placement: .tab("a"))
-            try context.startChild("b", TabFlow(tab: "b"), placement: .tab("b"))
+            context.setRootTabs([TabSpec(TabKey("a"), title: "A"), TabSpec(TabKey("b"), title: "B")], selected: TabKey("a"))
+            try context.startChild(ChildKey("a"), TabFlow(tab: "a"), placement: .tab(TabKey("a")))
+            try context.startChild(ChildKey("b"), TabFlow(tab: "b"), placement: .tab(TabKey("b")))
         case ("tabs.page", "leave"):
             // Bubbled up from a tab flow: replace the tabs with home again.
-            context.stopChild("a")
-            context.stopChild("b")
+            context.stopChild(ChildKey("a"))
+            context.stopChild(ChildKey("b"))
             try start(&context)
         default:
             return .unhandled
@@ -88,10 +88,10 @@ struct TestRoot: Coordinator {
         return .handled
     }
 
-    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
+    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
         lastOutput = "\(key):\(output.name)"
         guard let home else { return }
-        switch (key, output.name) {
+        switch (key.rawValue, output.name) {
         case ("wizard", "done"):
             wizardsFinished += 1
             let name = output.payload["name"]?.stringValue ?? ""

@@ -11,15 +11,15 @@ struct AppCoordinator: Coordinator {
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
 
-    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
+    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
         try showFlow(&context)
     }
 
     private func showFlow(_ context: inout Context) throws {
         if context.user == nil {
-            try context.startChild("auth", AuthCoordinator())
+            try context.startChild(.auth, AuthCoordinator())
         } else {
-            try context.startChild("main", MainCoordinator())
+            try context.startChild(.main, MainCoordinator())
         }
     }
 }

@@ -38,17 +38,17 @@ struct AuthCoordinator: InputMapping {
         }
     }
 
-    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
+    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
         if output.name == "registered" { context.finish(CoordinatorOutput("signedIn")) }
     }
 
     /// Khanlou's per-platform swap: tablets register in one form.
     private func startRegistration(_ context: inout Context) throws {
-        guard !context.hasChild("registration") else { return }
+        guard !context.hasChild(.registration) else { return }
         if context.platform == .tablet {
-            try context.startChild("registration", TabletRegistrationCoordinator())
+            try context.startChild(.registration, TabletRegistrationCoordinator())
         } else {
-            try context.startChild("registration", RegistrationCoordinator())
+            try context.startChild(.registration, RegistrationCoordinator())
         }
     }
 

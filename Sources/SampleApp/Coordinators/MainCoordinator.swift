@@ -6,14 +6,14 @@ struct MainCoordinator: Coordinator {
     static let typeName = "Main"
 
     mutating func start(_ context: inout Context) throws {
-        context.setRootTabs([TabSpec("home", title: "Home"), TabSpec("profile", title: "Profile")], selected: "home")
-        try context.startChild("home", HomeCoordinator(), placement: .tab("home"))
-        try context.startChild("profile", ProfileCoordinator(), placement: .tab("profile"))
+        context.setRootTabs([TabSpec(.home, title: "Home"), TabSpec(.profile, title: "Profile")], selected: .home)
+        try context.startChild(.home, HomeCoordinator(), placement: .tab(.home))
+        try context.startChild(.profile, ProfileCoordinator(), placement: .tab(.profile))
     }
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
 
-    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
+    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
         context.finish(output)
     }
 }

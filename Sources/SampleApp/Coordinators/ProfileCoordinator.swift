@@ -30,7 +30,7 @@ struct ProfileCoordinator: InputMapping {
         case .edit:
             try context.push(EditProfileScreen.self, .init(displayName: context.user?.displayName ?? ""))
         case .openSettings:
-            try context.startChild("settings", SettingsCoordinator(), placement: .modal)
+            try context.startChild(.settings, SettingsCoordinator(), placement: .modal)
         case .rename(let name, let screen):
             if let error = Rules.displayNameError(name) {
                 try context.update(screen, as: EditProfileScreen.self) { $0 = .init(displayName: name, error: error) }
@@ -48,7 +48,7 @@ struct ProfileCoordinator: InputMapping {
         if screen.id == profile { try refresh(&context) }
     }
 
-    mutating func childFinished(_ key: String, output: CoordinatorOutput, _ context: inout Context) throws {
+    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
         switch output.name {
         case "signedOut", "accountDeleted": context.finish(output)
         default: break  // the profile screen reappears and refreshes itself
