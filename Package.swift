@@ -69,7 +69,11 @@ let package = Package(
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "SQLiteStore", "Secrets"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Navigation", "SQLiteStore"]),
+        .testTarget(
+            name: "SessionsTests",
+            dependencies: [
+                "Sessions", "Navigation", "SQLiteStore", "Secrets", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]

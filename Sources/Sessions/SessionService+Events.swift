@@ -139,15 +139,16 @@ extension SessionService {
     /// same savepoint, with the other sessions the event ended deleted. Without a key the answer
     /// is rendered after the commit, off the writer.
     private func commit(_ request: EventRequest, current: ResidentSession.State, now: Int64) async throws -> Applied {
-        let (app, makeEnvironment, configuration) = (self.app, self.makeEnvironment, self.configuration)
+        let (app, configuration) = (self.app, self.configuration)
         let newToken = Tokens.random()
         let newTokenHash = Tokens.sha256(newToken)
         let info = RequestInfo(clientAddress: request.clientAddress, now: now)
         let version = current.version + 1
-        let (tree, outcome, stored) = try await withPreparedPasswords { prepared in
+        let (tree, outcome, stored) = try await withPreparations { prepared in
             try await self.write { connection -> (NavigationTree, EventOutcome, StoredAnswer?) in
                 var tree = current.tree
-                let outcome = try app.apply(request.event, to: &tree, environment: makeEnvironment(connection, prepared, info))
+                let environment = self.environment(connection, prepared, info, session: request.sessionID)
+                let outcome = try app.apply(request.event, to: &tree, environment: environment)
                 let tokenHash = outcome.credentialsRotated ? newTokenHash : current.tokenHash
                 guard
                     try SessionSQL.update(

@@ -52,10 +52,11 @@ public final class SessionService: Sendable {
         let tokenHash = Tokens.sha256(token)
         let now = now()
         let expiresAt = now + configuration.idleTimeoutSeconds
-        let (app, makeEnvironment, maxBytes) = (self.app, self.makeEnvironment, configuration.maxSnapshotBytes)
-        let tree = try await withPreparedPasswords { prepared in
+        let (app, maxBytes) = (self.app, configuration.maxSnapshotBytes)
+        let tree = try await withPreparations { prepared in
             try await self.write { connection in
-                let environment = makeEnvironment(connection, prepared, RequestInfo(clientAddress: clientAddress, now: now))
+                let environment = self.environment(
+                    connection, prepared, RequestInfo(clientAddress: clientAddress, now: now), session: id)
                 let tree = try app.start(platform: platform, environment: environment)
                 try SessionSQL.insert(
                     connection, id: id, tokenHash: tokenHash, snapshot: Self.snapshot(app, tree, maxBytes: maxBytes),
@@ -126,11 +127,12 @@ public final class SessionService: Sendable {
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
     private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int) {
-        let (app, makeEnvironment, maxBytes) = (self.app, self.makeEnvironment, configuration.maxSnapshotBytes)
+        let (app, maxBytes) = (self.app, configuration.maxSnapshotBytes)
         let now = now()
-        let result = try await withPreparedPasswords { prepared in
+        let result = try await withPreparations { prepared in
             try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
-                let environment = makeEnvironment(connection, prepared, RequestInfo(clientAddress: "", now: now))
+                let environment = self.environment(
+                    connection, prepared, RequestInfo(clientAddress: "", now: now), session: row.id)
                 let (tree, fallback) = try app.restore(row.snapshot, environment: environment)
                 guard
                     try SessionSQL.update(
@@ -230,19 +232,5 @@ public final class SessionService: Sendable {
         let bytes = try app.snapshot(tree)
         guard bytes.count <= maxBytes else { throw EventRejection.sessionLimit("\(maxBytes) bytes of state") }
         return bytes
-    }
-
-    /// Runs `attempt` until it stops asking for password work, doing that work on the hash pool
-    /// in between (never inside the writer). A few rounds at most: each round adds a result.
-    func withPreparedPasswords<T>(_ attempt: (PreparedPasswords) async throws -> T) async throws -> T {
-        var prepared = PreparedPasswords(hasher: passwords.hasher)
-        for _ in 0..<4 {
-            do {
-                return try await attempt(prepared)
-            } catch let needed as PasswordWorkNeeded {
-                try await prepared.perform(needed.work, on: passwords)
-            }
-        }
-        return try await attempt(prepared)
     }
 }

@@ -100,4 +100,13 @@ import Testing
         // The event was not applied, and no screen id is reused.
         #expect(driver.tree.allScreens.allSatisfy { !seen.contains($0.id) })
     }
+
+    /// Slow work is asked for (the event rolls back), done once outside, then served from its result.
+    @Test func slowWorkIsAskedForThenServedFromItsResult() async throws {
+        var preparations = Preparations()
+        let needed = try #require(throws: PreparationNeeded.self) { try preparations.result("answer") { 42 } }
+        #expect(needed.key == "answer")
+        try await preparations.perform(needed)
+        #expect(try preparations.result("answer") { 0 } == 42)
+    }
 }

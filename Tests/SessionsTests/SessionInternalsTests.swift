@@ -61,4 +61,23 @@ import Testing
         }
         #expect(stored == [9000, 9000 / 3600, 200])
     }
+
+    /// Account-level session control: an app looks up a user's live sessions, current one marked.
+    @Test func theSessionDirectoryListsAUsersLiveSessions() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("users-\(UUID().uuidString).sqlite").path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let connection = try Connection(path: path)
+        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
+            .migrate(connection)
+        for (id, user, lastUsed, expires) in [("a", 7, 100, 9000), ("b", 7, 300, 9000), ("c", 8, 200, 9000), ("d", 7, 50, 10)] {
+            try SessionSQL.insert(
+                connection, id: id, tokenHash: Array(id.utf8), snapshot: [0], userID: Int64(user), now: Int64(lastUsed),
+                expiresAt: Int64(expires))
+        }
+        let sessions = try StoreSessionDirectory(connection: connection, current: "a", now: 1000).sessions(ofUser: 7)
+        #expect(sessions.map(\.lastUsedAt) == [300, 100])  // live ones only, most recent first
+        #expect(sessions.map(\.isCurrent) == [false, true])
+        #expect(sessions.allSatisfy { $0.label.count == 8 && $0.label != "a" })
+    }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import Navigation
+import SQLiteStore
+import Secrets
+
+/// What was prepared for one event before its commit: password work and any other slow work
+/// its flow asked for (`Preparations`). Handed to each run of the event inside the writer.
+struct PreparedWork: Sendable {
+    var passwords: PreparedPasswords
+    var results = Preparations()
+}
+
+extension SessionService {
+    /// Runs `attempt` until it stops asking for slow work, doing that work in between, outside
+    /// the writer: password hashes on the hash pool, other work (`PreparationNeeded`) here. A few
+    /// rounds at most, each adding a result; a flow that keeps asking is a bug and gets its error.
+    func withPreparations<T>(_ attempt: (PreparedWork) async throws -> T) async throws -> T {
+        var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher))
+        for _ in 0..<8 {
+            do {
+                return try await attempt(prepared)
+            } catch let needed as PasswordWorkNeeded {
+                try await prepared.passwords.perform(needed.work, on: passwords)
+            } catch let needed as PreparationNeeded {
+                try await prepared.results.perform(needed)
+            }
+        }
+        return try await attempt(prepared)
+    }
+
+    /// The environment coordinators see for one run of an event: the app's models bound to the
+    /// writer's `connection`, what was prepared, and the directory of sessions by user.
+    func environment(
+        _ connection: Connection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
+    ) -> Environment {
+        var environment = makeEnvironment(connection, prepared.passwords, info)
+        environment.set(prepared.results)
+        environment.setSessionDirectory(StoreSessionDirectory(connection: connection, current: session, now: info.now))
+        return environment
+    }
+}
+
+/// Sessions by user, read on the connection the event runs on.
+/// `@unchecked Sendable`: it lives only within one writer job, on the writer's own thread.
+struct StoreSessionDirectory: SessionDirectory, @unchecked Sendable {
+    let connection: Connection
+    let current: String
+    let now: Int64
+
+    func sessions(ofUser id: Int64) throws -> [UserSession] {
+        try connection.query(
+            """
+            SELECT id, created_at, last_used_at FROM sessions WHERE user_id = ?1 AND expires_at >= ?2
+            ORDER BY last_used_at DESC
+            """, [.integer(id), .integer(now)]
+        ) { row in
+            let sessionID = row.string(0)
+            return UserSession(
+                label: Tokens.sha256(sessionID).prefix(4).map { String(format: "%02x", $0) }.joined(),
+                createdAt: row.int64(1), lastUsedAt: row.int64(2), isCurrent: sessionID == current)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import Navigation
+import SQLiteStore
+import Secrets
+import Synchronization
+import Testing
+
+@testable import Sessions
+
+/// Slow work a flow needs runs before the commit, outside the writer, so other sessions'
+/// events commit while it is pending.
+@Suite struct PreparationTests {
+    /// Work that waits until the test opens it, and says when it has started.
+    final class Gate: Sendable {
+        let started = Atomic<Bool>(false)
+        let open = Atomic<Bool>(false)
+
+        func pass() async -> Int {
+            started.store(true, ordering: .releasing)
+            while !open.load(ordering: .acquiring) { await Task.yield() }
+            return 42
+        }
+    }
+
+    enum Board: ScreenType {
+        static let name = "board"
+        struct Props: Codable, Sendable { var value: Int }
+        enum Output: ScreenOutput {
+            case slow, fast
+            static let events: [OutputEvent<Output>] = [.event("slow", .slow), .event("fast", .fast)]
+        }
+    }
+
+    struct Counter: InputMapping {
+        static let typeName = "Counter"
+        var board: ScreenID?
+        static func mapIO(_ event: ScreenEvent) throws -> Board.Output? { try event.output(Board.self) }
+        mutating func start(_ context: inout Context) throws { board = try context.push(Board.self, .init(value: 0)) }
+        mutating func handle(_ input: Board.Output, _ context: inout Context) throws {
+            guard let board, let gate = context.environment[Gate.self] else { return }
+            let value = input == .slow ? try context.prepared("slow") { await gate.pass() } : 1
+            try context.update(board, as: Board.self) { $0.value += value }
+        }
+    }
+
+    static func service(gate: Gate) throws -> SessionService {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prepare-\(UUID().uuidString).sqlite").path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let database = try Database(
+            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
+        return SessionService(
+            app: NavigationApp(screens: [Board.self], coordinators: [Counter.self], root: { _ in Counter() }),
+            database: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
+            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+            environment: { _, _, _ in
+                var environment = Environment()
+                environment.set(gate)
+                return environment
+            })
+    }
+
+    static func event(_ name: String, session: (token: String, state: [UInt8], id: String)) throws -> EventRequest {
+        let state = try JSONValue.parse(session.state)
+        return EventRequest(
+            sessionID: session.id, token: session.token,
+            event: IncomingEvent(screen: ScreenID(state["top"]?.stringValue ?? ""), name: name), ifMatch: nil,
+            idempotencyKey: nil, requestHash: [], clientAddress: "")
+    }
+
+    @Test func slowWorkRunsOutsideTheWriterAndOtherSessionsCommitMeanwhile() async throws {
+        let gate = Gate()
+        let service = try Self.service(gate: gate)
+        let waiting = try await service.create(platform: .phone, clientAddress: "")
+        let other = try await service.create(platform: .phone, clientAddress: "")
+
+        let slow = Task { try await service.post(try Self.event("slow", session: waiting)) }
+        while !gate.started.load(ordering: .acquiring) { await Task.yield() }
+        // The slow event's work is pending, and the writer is free: another session commits.
+        let fast = try await service.post(try Self.event("fast", session: other))
+        #expect(fast.version == 2)
+        gate.open.store(true, ordering: .releasing)
+        let answer = try await slow.value
+        #expect(answer.version == 2)
+        let state = try JSONValue.parse(answer.body)
+        let props = state["stack"]?.arrayValue?.first?["screens"]?.arrayValue?.first?["props"]
+        #expect(props == ["value": 42])
+    }
+}
