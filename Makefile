@@ -32,10 +32,17 @@ test-deps:
 	@python3 -c "import yaml, openapi_spec_validator, selenium" 2>/dev/null \
 	  || python3 -m pip install -q pyyaml openapi-spec-validator selenium
 
-## test: build and run every test (unit, integration against the real binary)
+# Apps built on the platform, each its own package depending on this one by path.
+EXAMPLES := Examples/Shop
+
+## test: build and run every test (unit, integration against the real binary), and the examples'
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@for example in $(EXAMPLES); do \
+	  echo "== $$example"; \
+	  (cd $$example && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build) || exit 1; \
+	done
 
 ## bench: release build, then the benchmark table (bench/run.py; options: make bench BENCH_ARGS="--seconds 20")
 bench: release

@@ -1,0 +1,70 @@
+import Navigation
+
+/// Checkout, presented modally: the address step, a confirm alert, the order placed.
+/// Finishes with `placed` (the order is stored) or `cancelled` (nothing is).
+struct CheckoutCoordinator: InputMapping {
+    static let typeName = "Checkout"
+    var lines: [CartItem]
+    var address: Address?
+
+    enum Input: Equatable {
+        case address(Address, screen: ScreenID)
+        case cancel
+        case confirm
+        case keepEditing
+        case done
+    }
+
+    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+        switch try event.output(AddressScreen.self) {
+        case .next(let address): return .address(address, screen: event.screen.id)
+        case .cancel: return .cancel
+        case nil: break
+        }
+        switch try event.output(ConfirmOrderScreen.self) {
+        case .confirm: return .confirm
+        case .cancel: return .keepEditing
+        case nil: break
+        }
+        return try event.output(OrderPlacedScreen.self).map { _ in .done }
+    }
+
+    mutating func start(_ context: inout Context) throws {
+        try context.push(AddressScreen.self, .init(name: "", street: "", city: ""))
+    }
+
+    mutating func handle(_ input: Input, _ context: inout Context) throws {
+        switch input {
+        case .address(let entered, let screen):
+            let trimmed = Address(
+                name: entered.name.trimmed, street: entered.street.trimmed, city: entered.city.trimmed)
+            guard !trimmed.name.isEmpty, !trimmed.street.isEmpty, !trimmed.city.isEmpty else {
+                try context.update(screen, as: AddressScreen.self) {
+                    $0 = .init(name: trimmed.name, street: trimmed.street, city: trimmed.city, error: "Fill in every line.")
+                }
+                return
+            }
+            address = trimmed
+            try context.update(screen, as: AddressScreen.self) {
+                $0 = .init(name: trimmed.name, street: trimmed.street, city: trimmed.city)
+            }
+            try context.present(
+                ConfirmOrderScreen.self, .init(message: "Place the order for \(trimmed.name), \(trimmed.city)?"), as: .alert)
+        case .cancel:
+            context.finish(CoordinatorOutput("cancelled"))
+        case .keepEditing:
+            try context.dismiss()
+        case .confirm:
+            guard let address else { return }
+            let order = try context.shop.placeOrder(lines, to: address)
+            try context.dismiss()
+            try context.push(OrderPlacedScreen.self, .init(orderId: order.id, totalCents: order.totalCents))
+        case .done:
+            context.finish(CoordinatorOutput("placed"))
+        }
+    }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}

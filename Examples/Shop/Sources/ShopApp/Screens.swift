@@ -1,0 +1,138 @@
+import Navigation
+
+/// A product as screens show it.
+public struct ProductView: Codable, Sendable, Hashable {
+    public var id: Int
+    public var name: String
+    public var category: String
+    public var priceCents: Int
+}
+
+/// Names a product.
+public struct ProductReference: Codable, Sendable, Hashable {
+    public var productId: Int
+    public init(productId: Int) { self.productId = productId }
+}
+
+/// One line of the cart.
+public struct CartLine: Codable, Sendable, Hashable {
+    public var product: ProductView
+    public var quantity: Int
+}
+
+/// Where an order goes.
+public struct Address: Codable, Sendable, Hashable {
+    @Identifier public var name: String
+    public var street: String
+    public var city: String
+    public init(name: String, street: String, city: String) {
+        self.name = name
+        self.street = street
+        self.city = city
+    }
+}
+
+/// Onboarding: what the shop is, and a way in.
+public enum WelcomeScreen: ScreenType {
+    public static let name = "welcome"
+    public static let summary = "What the shop sells; start shopping."
+    public enum Output: ScreenOutput {
+        case start
+        public static let events: [OutputEvent<Output>] = [.event("start", .start)]
+    }
+}
+
+/// Every product, and how many items the cart holds.
+public enum CatalogueScreen: ScreenType {
+    public static let name = "catalogue"
+    public static let summary = "Every product."
+    public struct Props: Codable, Sendable, Hashable {
+        public var products: [ProductView]
+        public var cartCount: Int
+    }
+    public enum Output: ScreenOutput {
+        case openProduct(ProductReference), openCart
+        public static let events: [OutputEvent<Output>] = [
+            .event("openProduct", Output.openProduct), .event("openCart", .openCart),
+        ]
+    }
+}
+
+/// One product and others of its category, each opening its own page: pushing without end.
+public enum ProductScreen: ScreenType {
+    public static let name = "product"
+    public static let summary = "A product, and related ones."
+    public struct Props: Codable, Sendable, Hashable {
+        public var product: ProductView
+        public var related: [ProductView]
+        public var inCart: Int
+    }
+    public enum Output: ScreenOutput {
+        case addToCart, openProduct(ProductReference), openCart
+        public static let events: [OutputEvent<Output>] = [
+            .event("addToCart", .addToCart), .event("openProduct", Output.openProduct), .event("openCart", .openCart),
+        ]
+    }
+}
+
+/// The cart: its lines and total.
+public enum CartScreen: ScreenType {
+    public static let name = "cart"
+    public static let summary = "The cart and its total."
+    public struct Props: Codable, Sendable, Hashable {
+        public var lines: [CartLine]
+        public var totalCents: Int
+    }
+    public enum Output: ScreenOutput {
+        case checkout, remove(ProductReference)
+        public static let events: [OutputEvent<Output>] = [.event("checkout", .checkout), .event("remove", Output.remove)]
+    }
+}
+
+/// Checkout step 1, presented modally: where to send the order.
+public enum AddressScreen: ScreenType {
+    public static let name = "checkout.address"
+    public static let summary = "Checkout: the delivery address."
+    public struct Props: Codable, Sendable, Hashable {
+        public var name: String
+        public var street: String
+        public var city: String
+        public var error: String?
+    }
+    public enum Output: ScreenOutput {
+        case next(Address), cancel
+        public static let events: [OutputEvent<Output>] = [.event("next", Output.next), .event("cancel", .cancel)]
+    }
+}
+
+/// Checkout step 2, an alert: place the order?
+public enum ConfirmOrderScreen: ScreenType {
+    public static let name = "checkout.confirm"
+    public static let summary = "Alert: place the order."
+    public struct Props: Codable, Sendable, Hashable {
+        public var message: String
+    }
+    public enum Output: ScreenOutput {
+        case confirm, cancel
+        public static let events: [OutputEvent<Output>] = [.event("confirm", .confirm), .event("cancel", .cancel)]
+    }
+}
+
+/// The order is placed.
+public enum OrderPlacedScreen: ScreenType {
+    public static let name = "checkout.placed"
+    public static let summary = "The order is placed."
+    public struct Props: Codable, Sendable, Hashable {
+        public var orderId: Int
+        public var totalCents: Int
+    }
+    public enum Output: ScreenOutput {
+        case done
+        public static let events: [OutputEvent<Output>] = [.event("done", .done)]
+    }
+}
+
+extension ChildKey {
+    static let catalogue = ChildKey("catalogue")
+    static let checkout = ChildKey("checkout")
+}

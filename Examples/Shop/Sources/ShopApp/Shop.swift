@@ -1,0 +1,37 @@
+import CoordinatorServer
+import Foundation
+import Navigation
+import SQLiteStore
+
+/// The shop: its screens and coordinators, its migrations, and how coordinatord serves it.
+public enum Shop {
+    public static let name = "shop"
+
+    public static let navigation = NavigationApp(
+        screens: [
+            WelcomeScreen.self, CatalogueScreen.self, ProductScreen.self, CartScreen.self, AddressScreen.self,
+            ConfirmOrderScreen.self, OrderPlacedScreen.self,
+        ],
+        coordinators: [ShopCoordinator.self, CatalogueCoordinator.self, CheckoutCoordinator.self],
+        root: { _ in ShopCoordinator() })
+
+    /// The shop's own tables, from its `Migrations` folder.
+    public static func migrations() throws -> [Migration] {
+        guard let folder = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
+            throw MigrationError(description: "the shop's Migrations folder is missing beside the binary")
+        }
+        return try Migration.load(directory: folder.path, scope: name)
+    }
+
+    /// The environment of one event: the store on the event's connection.
+    public static func environment(connection: Connection, now: Int64) -> Environment {
+        var environment = Environment()
+        environment.set(ShopStore(connection: connection, now: now))
+        return environment
+    }
+
+    /// The shop as coordinatord serves it.
+    public static let served = ServedApp(
+        name: name, navigation: navigation, migrations: { try migrations() },
+        environment: { _ in { connection, _, request in environment(connection: connection, now: request.now) } })
+}
