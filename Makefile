@@ -33,7 +33,7 @@ test-deps:
 	  || python3 -m pip install -q pyyaml openapi-spec-validator selenium
 
 # Apps built on the platform, each its own package depending on this one by path.
-EXAMPLES := Examples/Shop
+EXAMPLES := Examples/Shop Examples/Greeter
 
 ## test: build and run every test (unit, integration against the real binary), and the examples'
 test: deps test-deps

@@ -21,6 +21,15 @@ public struct Migration: Sendable, Equatable {
         self.sql = sql
     }
 
+    /// The migrations an app ships as a resource folder of its target
+    /// (`resources: [.copy("Migrations")]`): `try Migration.load(from: Bundle.module, scope: "shop")`.
+    public static func load(from bundle: Bundle, folder: String = "Migrations", scope: String) throws -> [Migration] {
+        guard let url = bundle.url(forResource: folder, withExtension: nil) else {
+            throw MigrationError(description: "the \(scope) app's \(folder) folder is missing beside the binary")
+        }
+        return try load(directory: url.path, scope: scope)
+    }
+
     /// Reads every `NNNN_name.sql` file of `directory` as migrations of `scope`, sorted by version.
     /// Other files are ignored; two files with one version are an error.
     public static func load(directory: String, scope: String = Migration.coreScope) throws -> [Migration] {

@@ -9,10 +9,7 @@ public enum SampleApp {
 
     /// The migrations of the app's tables (users, posts), shipped in its `Migrations` folder.
     public static func migrations() throws -> [Migration] {
-        guard let folder = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
-            throw MigrationError(description: "the sample app's Migrations folder is missing beside the binary")
-        }
-        return try Migration.load(directory: folder.path, scope: name)
+        try Migration.load(from: Bundle.module, scope: name)
     }
 
     public static let navigation = NavigationApp(

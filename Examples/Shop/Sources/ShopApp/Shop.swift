@@ -17,10 +17,7 @@ public enum Shop {
 
     /// The shop's own tables, from its `Migrations` folder.
     public static func migrations() throws -> [Migration] {
-        guard let folder = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
-            throw MigrationError(description: "the shop's Migrations folder is missing beside the binary")
-        }
-        return try Migration.load(directory: folder.path, scope: name)
+        try Migration.load(from: Bundle.module, scope: name)
     }
 
     /// The environment of one event: the store on the event's connection.

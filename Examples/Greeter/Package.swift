@@ -1,0 +1,17 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Greeter",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "coordinatord", path: "../..")],
+    targets: [
+        .target(
+            name: "Greeter",
+            dependencies: [.product(name: "CoordinatorServer", package: "coordinatord")],
+            resources: [.copy("Migrations")]),
+        .executableTarget(name: "greeter", dependencies: ["Greeter"]),
+        .testTarget(name: "GreeterTests", dependencies: ["Greeter"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

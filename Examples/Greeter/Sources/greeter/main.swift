@@ -1,0 +1,4 @@
+import CoordinatorServer
+import Greeter
+
+await CoordinatorServer.main(Greeter.served)

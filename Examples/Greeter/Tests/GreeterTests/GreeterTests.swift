@@ -1,0 +1,29 @@
+import Navigation
+import SQLiteStore
+import Testing
+
+@testable import Greeter
+
+@Suite struct GreeterTests {
+    @Test func mapIOTrimsTheName() throws {
+        let event = try ScreenEvent(from: HelloScreen.self, "greet", ["name": " Ada "])
+        #expect(try GreeterCoordinator.mapIO(event) == .greet("Ada"))
+    }
+
+    @Test func greetingCountsAndPushes() throws {
+        let connection = try Connection(path: ":memory:")
+        try Migrator(migrations: Greeter.migrations()).migrate(connection)
+        let environment = Greeter.environment(connection)
+        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
+        for _ in 0..<2 {
+            if tree.top?.name == "greeting" {
+                try Greeter.navigation.apply(IncomingEvent(screen: tree.top!.id, name: "back"), to: &tree, environment: environment)
+            }
+            try Greeter.navigation.apply(
+                IncomingEvent(screen: tree.top!.id, name: "greet", payload: ["name": "Ada"]), to: &tree,
+                environment: environment)
+        }
+        #expect(tree.top?.name == "greeting")
+        #expect(tree.top?.props == ["text": "Hello, Ada!", "times": 2])
+    }
+}
