@@ -1,6 +1,7 @@
 // coordinatord's thin web client. It knows no screen by name: it renders any State from the
-// screen catalog (GET /v1/screens) and the State's props and events, and reports what the user
-// did as events of the top screen.
+// screen catalog (GET /v1/screens): each screen's props and events, and the presentation its app
+// declares (titles, labels, input kinds, event roles, how list items open events). It reports
+// what the user did as events of the top screen.
 "use strict";
 
 const SYSTEM_EVENTS = new Set(["back", "dismiss", "selectTab"]);
@@ -9,7 +10,7 @@ const app = document.getElementById("app");
 const message = document.getElementById("message");
 const status = document.getElementById("status");
 
-let catalog = {};          // screen name → {props, events: {name → fields}}
+let catalog = {};          // screen name → {props, events: {name → fields}, presentation}
 let session = null;        // {id, token}
 let state = null;          // the last State
 let busy = false;          // a request is in flight: buttons are disabled
@@ -33,7 +34,10 @@ function save() { sessionStorage.setItem(STORE_KEY, JSON.stringify(session)); }
 async function start() {
   const answer = await call("GET", "/v1/screens");
   for (const screen of answer.json.screens) {
-    catalog[screen.name] = { props: screen.props, events: Object.fromEntries(screen.events.map(e => [e.name, e.fields])) };
+    catalog[screen.name] = {
+      props: screen.props, events: Object.fromEntries(screen.events.map(e => [e.name, e.fields])),
+      presentation: Object.assign({ fields: {}, events: {}, itemActions: [] }, screen.presentation || {}),
+    };
   }
   const stored = sessionStorage.getItem(STORE_KEY);
   if (stored) {
@@ -174,111 +178,158 @@ function renderLayer(layer, isTop) {
   return container;
 }
 
-function renderScreen(screen, stack, layer) {
-  const definition = catalog[screen.name] || { props: [], events: {} };
-  const card = el("article", { class: "screen", "data-screen": screen.name, "data-id": screen.id });
-  if (screen.id === state.top) card.setAttribute("data-top", "");
+function definitionOf(name) {
+  return catalog[name] || { props: [], events: {}, presentation: { fields: {}, events: {}, itemActions: [] } };
+}
 
-  if (stack.length > 1) card.append(el("div", { class: "crumbs" }, stack.map(s => humanize(s.name)).join(" › ")));
+function titleOf(name) { return definitionOf(name).presentation.title || humanize(name); }
+
+function renderScreen(screen, stack, layer) {
+  const definition = definitionOf(screen.name);
+  const look = definition.presentation;
+  const isTop = screen.id === state.top;
+  const card = el("article", { class: "screen", "data-screen": screen.name, "data-id": screen.id });
+  if (isTop) card.setAttribute("data-top", "");
+
+  if (stack.length > 1) card.append(el("div", { class: "crumbs" }, stack.map(s => titleOf(s.name)).join(" › ")));
   const nav = el("div", { class: "nav" });
   if (screen.events.includes("back")) nav.append(button("‹ Back", "back", {}, "secondary"));
-  nav.append(el("h1", {}, humanize(screen.name)));
+  nav.append(el("h1", {}, titleOf(screen.name)));
   if (screen.events.includes("dismiss")) nav.append(button("✕", "dismiss", {}, "secondary close", "Close"));
   card.append(nav);
 
   const props = screen.props || {};
   if (typeof props.error === "string" && props.error) card.append(el("div", { class: "error", role: "alert" }, props.error));
-  const bound = new Set();
+  // Events the screen's items open are offered on the items, not as buttons of their own.
+  const bound = new Set(look.itemActions.map(action => action.event));
   // A scalar prop that prefills a form field of the top screen shows as that field's value.
-  const prefilled = new Set(screen.id === state.top
+  const prefilled = new Set(isTop
     ? screen.events.flatMap(event => (definition.events[event] || []).map(field => field.name)) : []);
   const order = definition.props.map(p => p.name).concat(Object.keys(props).filter(k => !definition.props.some(p => p.name === k)));
   for (const name of order) {
-    if (name === "error" || !(name in props)) continue;
+    if (name === "error" || !(name in props) || displayOf(look, name) === "hidden") continue;
     if (prefilled.has(name) && (props[name] === null || typeof props[name] !== "object")) continue;
-    card.append(renderProp(name, props[name], screen, definition, bound));
+    card.append(renderProp(name, props[name], look, isTop));
   }
 
   const actions = el("div", { class: "actions" });
   const forms = [];
   for (const event of screen.events) {
-    if (SYSTEM_EVENTS.has(event)) continue;
+    if (SYSTEM_EVENTS.has(event) || bound.has(event)) continue;
     const fields = definition.events[event] || [];
-    if (fields.length === 0) actions.append(button(humanize(event), event, {}));
-    else if (!bound.has(event)) forms.push(renderForm(event, fields, props));
+    if (fields.length === 0) actions.append(eventButton(look, event, {}));
+    else forms.push(renderForm(event, fields, props, look));
   }
-  if (actions.children.length) card.append(actions);
   for (const form of forms) card.append(form);
+  if (actions.children.length) card.append(actions);
   return card;
 }
 
-// Scalars as text, arrays as lists, objects as fields. An item with an `id` gets a button for the
-// event whose one integer field names it (`posts` item → `openPost {postId}`); a nested object
-// with an `id` (an author) gets the other such event.
-function renderProp(name, value, screen, definition, bound) {
+function displayOf(look, name) { return (look.fields[name] || {}).display || "text"; }
+
+function labelOf(look, name) {
+  const label = (look.fields[name] || {}).label;
+  return label === undefined ? humanize(name) : label;
+}
+
+// A list prop as items, an object prop as its members, a scalar as label and value; shown as
+// the screen's presentation says, and with the events its item actions declare.
+function renderProp(name, value, look, isTop) {
   const wrapper = el("div", { class: "prop", "data-prop": name });
+  const label = labelOf(look, name);
   if (Array.isArray(value)) {
-    wrapper.append(el("div", { class: "label" }, humanize(name)));
+    if (label) wrapper.append(el("div", { class: "label" }, label));
     const list = el("ul", { class: "items" });
-    for (const item of value) list.append(el("li", {}, renderValue(item, singular(name), screen, definition, bound)));
+    for (const item of value) list.append(el("li", {}, renderItem(item, name, look, isTop)));
     if (!value.length) list.append(el("li", { class: "meta" }, "Nothing yet."));
     wrapper.append(list);
   } else if (value && typeof value === "object") {
-    wrapper.append(el("div", { class: "label" }, humanize(name)), renderValue(value, name, screen, definition, bound));
+    if (label) wrapper.append(el("div", { class: "label" }, label));
+    wrapper.append(renderMembers(value, name, look, isTop));
   } else {
-    wrapper.append(el("span", { class: "label" }, humanize(name) + ":"), el("span", { class: "value" }, value === null ? "—" : String(value)));
+    wrapper.append(renderScalar(name, value, look, label));
   }
   return wrapper;
 }
 
-function renderValue(value, stem, screen, definition, bound) {
-  if (!value || typeof value !== "object") return el("span", {}, value === null ? "—" : String(value));
-  const box = el("div", {});
-  const idEvents = screen.id === state.top ? idEventsOf(screen, definition) : [];
-  for (const [key, field] of Object.entries(value)) {
-    if (key === "id") continue;
-    if (field && typeof field === "object" && !Array.isArray(field)) {
-      const nested = idEvents.find(e => e.stem !== stem);
-      const label = field.displayName || field.name || field.title || JSON.stringify(field);
-      if (nested && field.id !== undefined) {
-        bound.add(nested.event);
-        box.append(el("div", { class: "meta" }, humanize(key) + ": ", button(label, nested.event, { [nested.field]: field.id }, "link")));
-      } else {
-        box.append(el("div", { class: "meta" }, humanize(key) + ": " + label));
-      }
-    } else if (Array.isArray(field)) {
-      box.append(el("div", { class: "meta" }, humanize(key) + ": " + field.length));
-    } else {
-      box.append(el("div", { class: key === "text" ? "item-text" : "meta", "data-field": key }, (key === "text" ? "" : humanize(key) + ": ") + String(field)));
-    }
-  }
-  const own = idEvents.find(e => e.stem === stem);
-  if (own && value.id !== undefined) {
-    bound.add(own.event);
-    box.append(button(humanize(own.event), own.event, { [own.field]: value.id }, "secondary"));
+function renderItem(item, path, look, isTop) {
+  if (!item || typeof item !== "object") return el("span", {}, format(path, item, look));
+  const action = look.itemActions.find(a => a.path === path);
+  const box = el("div", { class: "item" });
+  if (action && action.title) box.append(el("div", { class: "item-text" }, format(action.title, item[action.title], look)));
+  if (action && action.subtitle) box.append(el("div", { class: "meta" }, format(action.subtitle, item[action.subtitle], look)));
+  const shown = new Set(action ? [action.title, action.subtitle, action.key] : []);
+  box.append(renderMembers(item, path, look, isTop, shown));
+  if (action && isTop && item[action.key] !== undefined) {
+    box.append(eventButton(look, action.event, { [action.field]: item[action.key] }, "secondary"));
   }
   return box;
 }
 
-function idEventsOf(screen, definition) {
-  return screen.events.flatMap(event => {
-    const fields = definition.events[event] || [];
-    if (fields.length !== 1 || fields[0].type !== "integer" || !fields[0].name.endsWith("Id")) return [];
-    return [{ event, field: fields[0].name, stem: fields[0].name.slice(0, -2) }];
-  });
+// The members of an object: nested objects with an action become links (an author opens their
+// page), ids and hidden members are left out, the rest is label and value.
+function renderMembers(value, path, look, isTop, skip) {
+  const box = el("div", { class: "members" });
+  // Headings first: an object's subject before its details.
+  const entries = Object.entries(value).sort(([a], [b]) =>
+    (displayOf(look, b) === "heading") - (displayOf(look, a) === "heading"));
+  for (const [key, member] of entries) {
+    if (key === "id" || (skip && skip.has(key)) || displayOf(look, key) === "hidden") continue;
+    if (member && typeof member === "object" && !Array.isArray(member)) {
+      const action = look.itemActions.find(a => a.path === path + "." + key);
+      const title = action && action.title ? member[action.title] : (member.displayName || member.name || "");
+      if (action && isTop && member[action.key] !== undefined) {
+        const link = eventButton(look, action.event, { [action.field]: member[action.key] }, "link");
+        link.textContent = String(title);
+        box.append(el("div", { class: "meta" }, labelOf(look, key) ? labelOf(look, key) + ": " : "", link));
+      } else {
+        box.append(el("div", { class: "meta" }, (labelOf(look, key) ? labelOf(look, key) + ": " : "") + String(title)));
+      }
+    } else if (Array.isArray(member)) {
+      box.append(el("div", { class: "meta" }, labelOf(look, key) + ": " + member.length));
+    } else {
+      box.append(renderScalar(key, member, look, labelOf(look, key)));
+    }
+  }
+  return box;
 }
 
-function renderForm(event, fields, props) {
-  const form = el("form", { class: "event", "data-event": event });
-  for (const field of fields) {
-    const input = field.name === "text"
-      ? el("textarea", { name: field.name, rows: "3" })
-      : el("input", { name: field.name, type: inputType(field.type), autocomplete: field.type === "password" ? "current-password" : "on" });
-    if (field.type !== "password" && typeof props[field.name] === "string") input.value = props[field.name];
-    if (!field.optional && field.type !== "boolean") input.required = true;
-    form.append(el("label", {}, humanize(field.name), input));
+function renderScalar(name, value, look, label) {
+  const display = displayOf(look, name);
+  if (display === "heading") return el("div", { class: "heading", "data-field": name }, format(name, value, look));
+  const row = el("div", { class: "field", "data-field": name });
+  if (label) row.append(el("span", { class: "label" }, label));
+  row.append(el("span", { class: "value" }, format(name, value, look)));
+  return row;
+}
+
+// A value as a reader wants it: instants in their local date and time, nothing as a dash.
+function format(name, value, look) {
+  if (value === null || value === undefined) return "—";
+  if (displayOf(look, name) === "timestamp") {
+    const date = new Date(value);
+    if (!isNaN(date)) return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   }
-  form.append(el("button", { type: "submit" }, humanize(event)));
+  return String(value);
+}
+
+function renderForm(event, fields, props, look) {
+  // The server validates (its answer shows as the screen's error); the browser only offers the input kind.
+  const form = el("form", { class: "event", "data-event": event, novalidate: "" });
+  for (const field of fields) {
+    const kind = (look.fields[field.name] || {}).input || defaultInput(field);
+    const input = kind === "multiline"
+      ? el("textarea", { name: field.name, rows: "3" })
+      : el("input", {
+          name: field.name, type: { password: "password", email: "email", number: "number" }[kind] || inputType(field.type),
+          autocomplete: kind === "password" ? "current-password" : (kind === "email" ? "email" : "on"),
+        });
+    if (kind !== "password" && typeof props[field.name] === "string") input.value = props[field.name];
+    if (!field.optional && field.type !== "boolean") input.required = true;
+    form.append(el("label", {}, labelOf(look, field.name), input));
+  }
+  const presentation = look.events[event] || {};
+  form.append(el("button", { type: "submit", class: presentation.role || "primary" }, presentation.label || humanize(event)));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const payload = {};
@@ -291,6 +342,16 @@ function renderForm(event, fields, props) {
     send(event, payload);
   });
   return form;
+}
+
+function defaultInput(field) {
+  return field.type === "password" ? "password" : (field.type === "integer" ? "number" : "text");
+}
+
+// An event's button, labelled and styled by its declared role (primary, secondary, cancel, destructive).
+function eventButton(look, event, payload, kind) {
+  const presentation = look.events[event] || {};
+  return button(presentation.label || humanize(event), event, payload, kind || presentation.role || "secondary");
 }
 
 function inputType(type) {
@@ -317,6 +378,5 @@ function humanize(name) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function singular(name) { return name.endsWith("s") ? name.slice(0, -1) : name; }
 
 start().catch(error => showMessage("Could not start: " + error.message));

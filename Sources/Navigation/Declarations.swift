@@ -60,18 +60,24 @@ public struct EventDeclaration: Sendable, Hashable, Codable {
 
 /// A screen type: its name, the props its coordinator feeds it, and the events it reports.
 /// Screens are inert: they display props and report events; they never navigate.
-public struct ScreenDefinition: Sendable, Hashable {
+public struct ScreenDefinition: Sendable {
     public let name: String
     public let props: [FieldDeclaration]
     public let events: [EventDeclaration]
     /// One line for the catalog.
     public let summary: String
+    /// How a generic client should present it.
+    public let presentation: ScreenPresentation
 
-    public init(_ name: String, summary: String = "", props: [FieldDeclaration] = [], events: [EventDeclaration] = []) {
+    public init(
+        _ name: String, summary: String = "", props: [FieldDeclaration] = [], events: [EventDeclaration] = [],
+        presentation: ScreenPresentation = ScreenPresentation()
+    ) {
         self.name = name
         self.summary = summary
         self.props = props
         self.events = events
+        self.presentation = presentation
     }
 
     public func event(named name: String) -> EventDeclaration? { events.first { $0.name == name } }

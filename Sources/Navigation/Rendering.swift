@@ -94,7 +94,7 @@ extension NavigationApp {
         let screens = self.screens.values.sorted { $0.name < $1.name }.map { screen -> JSONValue in
             [
                 "name": .string(screen.name), "summary": .string(screen.summary), "props": fields(screen.props),
-                "events": events(screen.events),
+                "events": events(screen.events), "presentation": screen.presentation.json,
             ]
         }
         return ["screens": .array(screens), "systemEvents": events(SystemEvent.all)]

@@ -22,10 +22,13 @@ public protocol ScreenType: Sendable {
     static var name: String { get }
     /// One line for the catalog.
     static var summary: String { get }
+    /// How a generic client should present it (title, labels, roles, item actions).
+    static var presentation: ScreenPresentation { get }
 }
 
 extension ScreenType {
     public static var summary: String { "" }
+    public static var presentation: ScreenPresentation { ScreenPresentation() }
 }
 
 /// What a screen reports: an enum whose cases carry typed payloads, with the wire name of each.
@@ -107,7 +110,7 @@ extension ScreenType {
     static var definition: ScreenDefinition {
         ScreenDefinition(
             name, summary: summary, props: Schema.fields(of: Props.self),
-            events: Output.events.map(\.declaration))
+            events: Output.events.map(\.declaration), presentation: presentation)
     }
 
     /// `props` as the screen carries them: every field present, `null` for a missing optional.

@@ -9,6 +9,8 @@ import Navigation
 public enum FirstRunScreen: ScreenType {
     public static let name = "firstRun"
     public static let summary = "Welcome: sign up or log in."
+    public static let presentation = ScreenPresentation(
+        title: "Welcome", events: ["signUp": .primary("Create an account"), "logIn": .secondary("Log in")])
     public enum Output: ScreenOutput {
         case signUp, logIn
         public static let events: [OutputEvent<Output>] = [.event("signUp", .signUp), .event("logIn", .logIn)]
@@ -30,6 +32,9 @@ public struct Credentials: Codable, Sendable, Hashable {
 public enum LoginScreen: ScreenType {
     public static let name = "login"
     public static let summary = "Sign in with e-mail and password."
+    public static let presentation = ScreenPresentation(
+        title: "Log in", fields: ["email": .init(label: "E-mail", input: .email), "password": .label("Password")],
+        events: ["submit": .primary("Log in"), "signUp": .secondary("Create an account")])
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
         public var error: String?
@@ -62,6 +67,9 @@ public struct DisplayNameField: Codable, Sendable, Hashable {
 public enum SignUpEmailScreen: ScreenType {
     public static let name = "signUp.email"
     public static let summary = "Registration step 1: e-mail."
+    public static let presentation = ScreenPresentation(
+        title: "Create an account", fields: ["email": .init(label: "E-mail", input: .email)],
+        events: ["next": .primary("Continue")])
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
         public var error: String?
@@ -76,6 +84,9 @@ public enum SignUpEmailScreen: ScreenType {
 public enum SignUpPasswordScreen: ScreenType {
     public static let name = "signUp.password"
     public static let summary = "Registration step 2: a password of 15 to 128 characters."
+    public static let presentation = ScreenPresentation(
+        title: "Choose a password", fields: ["password": .label("Password, 15 to 128 characters")],
+        events: ["next": .primary("Continue")])
     public struct Props: Codable, Sendable, Hashable {
         public var error: String?
     }
@@ -89,6 +100,8 @@ public enum SignUpPasswordScreen: ScreenType {
 public enum SignUpProfileScreen: ScreenType {
     public static let name = "signUp.profile"
     public static let summary = "Registration step 3: display name."
+    public static let presentation = ScreenPresentation(
+        title: "Your name", fields: ["displayName": .label("Display name")], events: ["finish": .primary("Create account")])
     public struct Props: Codable, Sendable, Hashable {
         public var displayName: String
         public var error: String?
@@ -103,6 +116,13 @@ public enum SignUpProfileScreen: ScreenType {
 public enum SignUpFormScreen: ScreenType {
     public static let name = "signUp.form"
     public static let summary = "Registration in one form (tablet)."
+    public static let presentation = ScreenPresentation(
+        title: "Create an account",
+        fields: [
+            "email": .init(label: "E-mail", input: .email), "password": .label("Password, 15 to 128 characters"),
+            "displayName": .label("Display name"),
+        ],
+        events: ["submit": .primary("Create account")])
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
         public var displayName: String
@@ -150,6 +170,17 @@ public struct UserReference: Codable, Sendable, Hashable {
 public enum TimelineScreen: ScreenType {
     public static let name = "timeline"
     public static let summary = "Everyone's posts, newest first, 20 at a time."
+    public static let presentation = ScreenPresentation(
+        title: "Timeline",
+        fields: ["posts": .label("Posts"), "nextCursor": .hidden, "createdAt": .init(display: .timestamp)],
+        events: [
+            "compose": .primary("New post"), "loadMore": .secondary("Older posts"), "refresh": .secondary("Refresh"),
+            "openPost": .secondary("Open"),
+        ],
+        itemActions: [
+            ItemAction("posts", opens: "openPost", with: "postId", title: "text", subtitle: "createdAt"),
+            ItemAction("posts.author", opens: "openUser", with: "userId", title: "displayName"),
+        ])
     public struct Props: Codable, Sendable, Hashable {
         public var posts: [PostView]
         /// The id to load older posts before; nil at the end.
@@ -168,6 +199,13 @@ public enum TimelineScreen: ScreenType {
 public enum PostScreen: ScreenType {
     public static let name = "post"
     public static let summary = "One post."
+    public static let presentation = ScreenPresentation(
+        title: "Post",
+        fields: [
+            "post": .label(""), "text": .init(display: .heading), "createdAt": .init(label: "Posted", display: .timestamp),
+        ],
+        events: ["popToRoot": .secondary("Back to the timeline")],
+        itemActions: [ItemAction("post.author", opens: "openUser", with: "userId", title: "displayName")])
     public struct Props: Codable, Sendable, Hashable {
         public var post: PostView
     }
@@ -181,6 +219,14 @@ public enum PostScreen: ScreenType {
 public enum UserScreen: ScreenType {
     public static let name = "user"
     public static let summary = "A user and their posts."
+    public static let presentation = ScreenPresentation(
+        title: "Author",
+        fields: [
+            "user": .label(""), "displayName": .init(display: .heading), "posts": .label("Posts"),
+            "createdAt": .init(display: .timestamp),
+        ],
+        events: ["popToRoot": .secondary("Back to the timeline"), "openPost": .secondary("Open")],
+        itemActions: [ItemAction("posts", opens: "openPost", with: "postId", title: "text", subtitle: "createdAt")])
     public struct Props: Codable, Sendable, Hashable {
         public var user: UserSummary
         public var posts: [PostView]
@@ -200,6 +246,9 @@ public struct PostText: Codable, Sendable, Hashable {
 public enum ComposeScreen: ScreenType {
     public static let name = "compose"
     public static let summary = "Write a post of 1 to 500 characters."
+    public static let presentation = ScreenPresentation(
+        title: "New post", fields: ["text": .init(label: "What is on your mind?", input: .multiline)],
+        events: ["submit": .primary("Post"), "cancel": .cancel("Cancel")])
     public struct Props: Codable, Sendable, Hashable {
         public var text: String
         public var error: String?
@@ -223,6 +272,13 @@ public struct ProfileUser: Codable, Sendable, Hashable {
 public enum ProfileScreen: ScreenType {
     public static let name = "profile"
     public static let summary = "The signed-in user."
+    public static let presentation = ScreenPresentation(
+        title: "Profile",
+        fields: [
+            "user": .label(""), "displayName": .init(display: .heading), "email": .label("E-mail"),
+            "postCount": .label("Posts"),
+        ],
+        events: ["edit": .secondary("Edit name"), "openSettings": .secondary("Settings")])
     public struct Props: Codable, Sendable, Hashable {
         /// Nil for a moment if the user is gone (the session then signs out).
         public var user: ProfileUser?
@@ -238,6 +294,8 @@ public enum ProfileScreen: ScreenType {
 public enum EditProfileScreen: ScreenType {
     public static let name = "editProfile"
     public static let summary = "Change the display name."
+    public static let presentation = ScreenPresentation(
+        title: "Edit name", fields: ["displayName": .label("Display name")], events: ["save": .primary("Save")])
     public struct Props: Codable, Sendable, Hashable {
         public var displayName: String
         public var error: String?
@@ -254,6 +312,12 @@ public enum EditProfileScreen: ScreenType {
 public enum SettingsScreen: ScreenType {
     public static let name = "settings"
     public static let summary = "Account settings."
+    public static let presentation = ScreenPresentation(
+        title: "Settings",
+        events: [
+            "changePassword": .secondary("Change password"), "signOut": .secondary("Sign out"),
+            "deleteAccount": .destructive("Delete account"), "done": .primary("Done"),
+        ])
     public enum Output: ScreenOutput {
         case changePassword, signOut, deleteAccount, done
         public static let events: [OutputEvent<Output>] = [
@@ -273,6 +337,10 @@ public struct PasswordChange: Codable, Sendable, Hashable {
 public enum ChangePasswordScreen: ScreenType {
     public static let name = "changePassword"
     public static let summary = "Change the password."
+    public static let presentation = ScreenPresentation(
+        title: "Change password",
+        fields: ["currentPassword": .label("Current password"), "newPassword": .label("New password, 15 to 128 characters")],
+        events: ["save": .primary("Save")])
     public struct Props: Codable, Sendable, Hashable {
         public var error: String?
     }
@@ -286,6 +354,9 @@ public enum ChangePasswordScreen: ScreenType {
 public enum ConfirmDeleteScreen: ScreenType {
     public static let name = "confirmDelete"
     public static let summary = "Alert: confirm deleting the account with the password."
+    public static let presentation = ScreenPresentation(
+        title: "Delete your account?", fields: ["message": .label(""), "password": .label("Password")],
+        events: ["confirm": .destructive("Delete account"), "cancel": .cancel("Keep it")])
     public struct Props: Codable, Sendable, Hashable {
         public var message: String
         public var error: String?

@@ -134,8 +134,28 @@ import Testing
     @Test func screenCatalog() async throws {
         let catalog = try await TestHTTP.request(port: server.port, "GET", "/v1/screens")
         #expect(catalog.status == 200)
-        let names = (catalog.json["screens"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let screens = catalog.json["screens"] as? [[String: Any]] ?? []
+        let names = screens.compactMap { $0["name"] as? String }
         #expect(names.contains("signUp.email") && names.contains("timeline") && names.contains("confirmDelete"))
+        let byName = Dictionary(uniqueKeysWithValues: screens.map { ($0["name"] as? String ?? "", $0) })
+
+        // Fields come from the screens' types: profile's user is optional (it is pushed as null
+        // for a user who is gone), the login e-mail an identifier, the password a password.
+        let profileProps = byName["profile"]?["props"] as? [[String: Any]] ?? []
+        #expect(profileProps.first { $0["name"] as? String == "user" }?["optional"] as? Bool == true)
+        let submit = (byName["login"]?["events"] as? [[String: Any]])?.first { $0["name"] as? String == "submit" }
+        let fields = submit?["fields"] as? [[String: Any]] ?? []
+        #expect(fields.map { $0["type"] as? String } == ["string", "password"])
+
+        // Presentation hints, declared by the app.
+        let settings = byName["settings"]?["presentation"] as? [String: Any]
+        #expect(settings?["title"] as? String == "Settings")
+        let delete = (settings?["events"] as? [String: Any])?["deleteAccount"] as? [String: Any]
+        #expect(delete?["role"] as? String == "destructive")
+        let timeline = byName["timeline"]?["presentation"] as? [String: Any]
+        let actions = timeline?["itemActions"] as? [[String: Any]] ?? []
+        #expect(actions.map { $0["path"] as? String } == ["posts", "posts.author"])
+        #expect((timeline?["fields"] as? [String: Any])?["nextCursor"] as? [String: String] == ["display": "hidden"])
     }
 }
 

@@ -94,6 +94,14 @@ try:
     submit("submit", text="Posted from a real browser")
     timeline = top("timeline")
     assert "Posted from a real browser" in timeline.text, "the timeline shows the post"
+    # Presented as declared: a title, no raw cursor or code name, no ISO timestamp.
+    assert timeline.find_element(By.TAG_NAME, "h1").text == "Timeline"
+    assert "nextCursor" not in timeline.text and "Next cursor" not in timeline.text, "cursors are hidden"
+    assert "T" not in timeline.find_element(By.CSS_SELECTOR, ".item .meta").text.split(" ")[0], "timestamps are local dates"
+    assert timeline.find_element(By.CSS_SELECTOR, 'button[data-event="compose"]').text == "New post"
+    bar = driver.find_element(By.CSS_SELECTOR, ".tabbar")
+    assert bar.location["y"] + bar.size["height"] >= driver.execute_script("return window.innerHeight") - 2, \
+        "the tab bar stays at the bottom on a phone"
     shot("timeline")
 
     tap("openPost")
@@ -113,6 +121,8 @@ try:
     tap("openSettings")
     top("settings")
     shot("settings")
+    assert "destructive" in top_element().find_element(By.CSS_SELECTOR, 'button[data-event="deleteAccount"]') \
+        .get_attribute("class"), "a destructive button looks destructive"
     tap("deleteAccount")
     top("confirmDelete")
     assert driver.find_elements(By.CSS_SELECTOR, '.backdrop[data-presentation="alert"]'), "confirmDelete is an alert"
