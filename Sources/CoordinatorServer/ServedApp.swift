@@ -11,9 +11,11 @@ public struct ServedApp: Sendable {
 
     /// The app's name: the scope its migrations are recorded under, and its logs' label.
     public let name: String
+    /// The screens and coordinators it runs.
     public let navigation: NavigationApp
     /// The app's migrations (their scope is `name`), applied after coordinatord's own.
     public let migrations: @Sendable () throws -> [Migration]
+    /// Builds, at start, what makes each event's environment.
     public let environment: EnvironmentSetup
 
     /// - Parameters:

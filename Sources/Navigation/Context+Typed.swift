@@ -75,6 +75,7 @@ public protocol InputMapping: Coordinator {
 }
 
 extension InputMapping {
+    /// Maps the event with `mapIO` and handles the input; `.unhandled` when `mapIO` returns nil.
     public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
         guard let input = try Self.mapIO(event) else { return .unhandled }
         try handle(input, &context)

@@ -3,6 +3,7 @@
 /// the coordinator being run; the runtime passes a context to each coordinator call.
 public struct Context {
     var tree: NavigationTree
+    /// The dependencies of this event (the app's models, what was prepared).
     public let environment: Environment
     /// The coordinator this context acts for.
     public internal(set) var coordinatorID: CoordinatorID
@@ -20,7 +21,9 @@ public struct Context {
 
     // MARK: Session
 
+    /// The kind of client the session was created for.
     public var platform: Platform { tree.platform }
+    /// The signed-in user, if any.
     public var user: SessionUser? { tree.user }
 
     /// Signs the session in as `user`; the session's token rotates.
@@ -57,11 +60,11 @@ public struct Context {
     public var ownScreens: [Screen] { tree.allScreens.filter { $0.owner == coordinatorID } }
 
     /// The current props of screen `id`.
-    public func props(of id: ScreenID) -> [String: JSONValue]? { tree.screen(id)?.props }
+    package func props(of id: ScreenID) -> [String: JSONValue]? { tree.screen(id)?.props }
 
     /// Pushes a screen onto this coordinator's stack.
     @discardableResult
-    public mutating func push(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) throws -> ScreenID {
+    package mutating func push(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) throws -> ScreenID {
         let screen = makeScreen(definition, props)
         if let stack = currentStack() {
             try tree.withStack(stack) { $0.append(screen) }
@@ -96,7 +99,7 @@ public struct Context {
     }
 
     /// Changes the props of screen `id` (an `error` message, new field values).
-    public mutating func updateProps(_ id: ScreenID, _ change: (inout [String: JSONValue]) -> Void) throws {
+    package mutating func updateProps(_ id: ScreenID, _ change: (inout [String: JSONValue]) -> Void) throws {
         guard let stack = stackHolding(id) else { throw NavigationError("no screen \(id)") }
         try tree.withStack(stack) { screens in
             if let index = screens.firstIndex(where: { $0.id == id }) { change(&screens[index].props) }
@@ -107,7 +110,7 @@ public struct Context {
 
     /// Presents a screen on a new layer over everything (a modal sheet, or an alert).
     @discardableResult
-    public mutating func present(
+    package mutating func present(
         _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], as presentation: Presentation = .modal
     ) -> ScreenID {
         let screen = makeScreen(definition, props)
@@ -127,7 +130,7 @@ public struct Context {
 
     /// Replaces every layer with a root stack holding one screen (auth flow → main, and back).
     @discardableResult
-    public mutating func setRoot(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) -> ScreenID {
+    package mutating func setRoot(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) -> ScreenID {
         let screen = makeScreen(definition, props)
         tree.layers = [Layer(id: tree.makeLayerID(), presentation: .root, owner: coordinatorID, screens: [screen])]
         return screen.id

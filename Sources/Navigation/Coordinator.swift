@@ -30,10 +30,15 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 }
 
 extension Coordinator {
+    /// Version 1 unless a coordinator says otherwise.
     public static var schemaVersion: Int { 1 }
+    /// Does nothing by default.
     public mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {}
+    /// Does nothing by default.
     public mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {}
+    /// Does nothing by default.
     public mutating func tabSelected(_ tab: TabKey, _ context: inout Context) {}
+    /// Does nothing by default.
     public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
 
     func isEqual(to other: any Coordinator) -> Bool {
@@ -49,9 +54,12 @@ public enum Handling: Sendable {
 
 /// What a finished coordinator reports to its parent (Kulman's and Khanlou's `didFinish`).
 public struct CoordinatorOutput: Sendable, Hashable, Codable {
+    /// The name the parent matches on (`registered`).
     public let name: String
+    /// What the child hands its parent.
     public let payload: JSONValue
 
+    /// An output `name` carrying `payload`.
     public init(_ name: String, _ payload: JSONValue = .null) {
         self.name = name
         self.payload = payload
@@ -66,7 +74,9 @@ public struct CoordinatorOutput: Sendable, Hashable, Codable {
 public struct ScreenEvent: Sendable, Hashable {
     /// The screen that reported it.
     public let screen: Screen
+    /// The event's name.
     public let name: String
+    /// The payload, validated against the event's declaration.
     public let payload: Payload
 
     init(screen: Screen, name: String, payload: Payload) {

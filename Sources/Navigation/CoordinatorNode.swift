@@ -122,6 +122,7 @@ extension CoordinatorNode {
 public struct CoordinatorRegistry: Sendable {
     let types: [String: any Coordinator.Type]
 
+    /// The registry of `types`, by their `typeName`.
     public init(_ types: [any Coordinator.Type]) {
         self.types = Dictionary(types.map { ($0.typeName, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -22,12 +22,16 @@ public enum TextRule: String, Sendable, Hashable, Codable {
 
 /// A named, typed field of a screen's props or of an event's payload.
 public struct FieldDeclaration: Sendable, Hashable, Codable {
+    /// The field's or event's name on the wire.
     public let name: String
+    /// Its JSON type.
     public let type: FieldType
+    /// True when it may be absent or null.
     public let optional: Bool
     /// For strings: which characters the field accepts.
     public let text: TextRule
 
+    /// A field `name` of `type`.
     public init(_ name: String, _ type: FieldType, optional: Bool = false, text: TextRule? = nil) {
         self.name = name
         self.type = type
@@ -35,23 +39,32 @@ public struct FieldDeclaration: Sendable, Hashable, Codable {
         self.text = text ?? (type == .password ? .secret : .text)
     }
 
+    /// A free-text string field.
     public static func string(_ name: String, optional: Bool = false) -> Self { Self(name, .string, optional: optional) }
     /// A string that identifies something to people: an e-mail address, a display name.
     public static func identifier(_ name: String, optional: Bool = false) -> Self {
         Self(name, .string, optional: optional, text: .identifier)
     }
+    /// A password field.
     public static func password(_ name: String) -> Self { Self(name, .password) }
+    /// An integer field.
     public static func integer(_ name: String, optional: Bool = false) -> Self { Self(name, .integer, optional: optional) }
+    /// A boolean field.
     public static func boolean(_ name: String, optional: Bool = false) -> Self { Self(name, .boolean, optional: optional) }
+    /// An object field.
     public static func object(_ name: String, optional: Bool = false) -> Self { Self(name, .object, optional: optional) }
+    /// An array field.
     public static func array(_ name: String) -> Self { Self(name, .array) }
 }
 
 /// An output a screen declares: its name and the fields of its payload.
 public struct EventDeclaration: Sendable, Hashable, Codable {
+    /// The event's name on the wire.
     public let name: String
+    /// The fields of its payload.
     public let fields: [FieldDeclaration]
 
+    /// An event `name` with a payload of `fields`.
     public init(_ name: String, _ fields: [FieldDeclaration] = []) {
         self.name = name
         self.fields = fields
@@ -60,16 +73,16 @@ public struct EventDeclaration: Sendable, Hashable, Codable {
 
 /// A screen type: its name, the props its coordinator feeds it, and the events it reports.
 /// Screens are inert: they display props and report events; they never navigate.
-public struct ScreenDefinition: Sendable {
-    public let name: String
-    public let props: [FieldDeclaration]
-    public let events: [EventDeclaration]
+package struct ScreenDefinition: Sendable {
+    package let name: String
+    package let props: [FieldDeclaration]
+    package let events: [EventDeclaration]
     /// One line for the catalog.
-    public let summary: String
+    package let summary: String
     /// How a generic client should present it.
-    public let presentation: ScreenPresentation
+    package let presentation: ScreenPresentation
 
-    public init(
+    package init(
         _ name: String, summary: String = "", props: [FieldDeclaration] = [], events: [EventDeclaration] = [],
         presentation: ScreenPresentation = ScreenPresentation()
     ) {
@@ -80,5 +93,5 @@ public struct ScreenDefinition: Sendable {
         self.presentation = presentation
     }
 
-    public func event(named name: String) -> EventDeclaration? { events.first { $0.name == name } }
+    package func event(named name: String) -> EventDeclaration? { events.first { $0.name == name } }
 }

@@ -3,6 +3,7 @@
 public struct Environment {
     private var values: [ObjectIdentifier: Any] = [:]
 
+    /// An empty environment.
     public init() {}
 
     /// Adds or replaces the dependency of type `T`.

@@ -43,5 +43,6 @@ public enum EventRejection: Error, Sendable, Hashable {
 /// A programming error in a flow: it left nothing on screen, or used an unknown screen or tab.
 public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
+    /// A navigation error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,7 @@
 /// A screen's id: unique within its session and never reused (`s1`, `s2`, ...).
 public struct ScreenID: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
+    /// The screen id `rawValue` (`s12`).
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }
     public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }

@@ -1,9 +1,13 @@
 /// An event as a client reports it: the screen it came from, its name and its raw payload.
 public struct IncomingEvent: Sendable, Hashable {
+    /// The screen the client tapped (it must be the top one).
     public let screen: ScreenID
+    /// The event's name.
     public let name: String
+    /// The payload as sent, not yet validated.
     public let payload: JSONValue
 
+    /// Event `name` from `screen` with `payload`.
     public init(screen: ScreenID, name: String, payload: JSONValue = .null) {
         self.screen = screen
         self.name = name
@@ -20,6 +24,7 @@ public enum SystemEvent {
     /// Selects a tab of the top tab layer.
     public static let selectTab = EventDeclaration("selectTab", [.string("tab")])
 
+    /// Every system event.
     public static let all = [back, dismiss, selectTab]
 }
 

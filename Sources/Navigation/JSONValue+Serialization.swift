@@ -10,6 +10,7 @@ extension JSONValue {
         return output
     }
 
+    /// The value as JSON text.
     public var serializedString: String { String(decoding: serialized(), as: UTF8.self) }
 
     /// Parses JSON text; throws for anything that is not JSON, or nested deeper than 64 levels.

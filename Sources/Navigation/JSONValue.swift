@@ -14,11 +14,13 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The string, if this is one.
     public var stringValue: String? {
         if case .string(let string) = self { return string }
         return nil
     }
 
+    /// The integer, if this is one (or a double without a fraction).
     public var intValue: Int? {
         switch self {
         case .int(let int): int
@@ -27,16 +29,19 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The boolean, if this is one.
     public var boolValue: Bool? {
         if case .bool(let bool) = self { return bool }
         return nil
     }
 
+    /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let array) = self { return array }
         return nil
     }
 
+    /// The members, if this is an object.
     public var objectValue: [String: JSONValue]? {
         if case .object(let object) = self { return object }
         return nil

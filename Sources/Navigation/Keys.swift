@@ -4,6 +4,7 @@
 public struct ChildKey: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A key with this name.
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 }

@@ -6,8 +6,10 @@ public struct NavigationApp: Sendable {
     /// signs the session out instead of letting it act as them.
     public typealias UserCheck = @Sendable (SessionUser, Environment) throws -> Bool
 
-    public let screens: [String: ScreenDefinition]
+    package let screens: [String: ScreenDefinition]
+    /// The coordinator types snapshots may name.
     public let registry: CoordinatorRegistry
+    /// How large one session's tree may grow.
     public let limits: NavigationLimits
     let makeRoot: @Sendable (Platform) -> any Coordinator
     let userExists: UserCheck?
@@ -19,7 +21,7 @@ public struct NavigationApp: Sendable {
     ///   - userExists: checks the signed-in user against the app's store before each event.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator);
     ///     its `start` picks the first flow from the session (signed in or not, platform).
-    public init(
+    package init(
         screens: [ScreenDefinition], coordinators: [any Coordinator.Type], limits: NavigationLimits = NavigationLimits(),
         userExists: UserCheck? = nil, root: @escaping @Sendable (Platform) -> any Coordinator
     ) {

@@ -6,6 +6,7 @@ public struct NavigationLimits: Sendable, Hashable {
     /// Coordinators in the tree.
     public var maxCoordinators: Int
 
+    /// Limits of `maxScreens` screens and `maxCoordinators` coordinators.
     public init(maxScreens: Int = 64, maxCoordinators: Int = 128) {
         self.maxScreens = maxScreens
         self.maxCoordinators = maxCoordinators

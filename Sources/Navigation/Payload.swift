@@ -2,17 +2,25 @@
 /// (unless optional) and of its declared type, nothing undeclared. The typed accessors
 /// therefore cannot fail for a declared field.
 public struct Payload: Sendable, Hashable {
+    /// The payload's fields, validated.
     public let values: [String: JSONValue]
 
+    /// A payload of `values`.
     public init(_ values: [String: JSONValue] = [:]) {
         self.values = values
     }
 
+    /// The string field `name`; empty when absent.
     public func string(_ name: String) -> String { values[name]?.stringValue ?? "" }
+    /// The string field `name`, if present.
     public func optionalString(_ name: String) -> String? { values[name]?.stringValue }
+    /// The integer field `name`; 0 when absent.
     public func int(_ name: String) -> Int { values[name]?.intValue ?? 0 }
+    /// The integer field `name`, if present.
     public func optionalInt(_ name: String) -> Int? { values[name]?.intValue }
+    /// The boolean field `name`; false when absent.
     public func bool(_ name: String) -> Bool { values[name]?.boolValue ?? false }
+    /// The raw field `name`.
     public subscript(name: String) -> JSONValue? { values[name] }
 
     /// Checks `raw` against `declaration`; returns the payload or every field error at once.
@@ -64,9 +72,12 @@ public struct Payload: Sendable, Hashable {
 
 /// What is wrong with one field of a payload.
 public struct FieldError: Sendable, Hashable, Codable {
+    /// The field's name (`email`), or `payload`, `event`, `screen`.
     public let field: String
+    /// What is wrong with it (`is required`).
     public let message: String
 
+    /// The error `message` for `field`.
     public init(field: String, message: String) {
         self.field = field
         self.message = message

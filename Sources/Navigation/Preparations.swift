@@ -13,6 +13,7 @@
 public struct Preparations: Sendable {
     private var results: [String: any Sendable] = [:]
 
+    /// Nothing prepared yet.
     public init() {}
 
     /// The prepared result for `key`, or `PreparationNeeded` carrying `work` to run first.
@@ -29,6 +30,7 @@ public struct Preparations: Sendable {
 
 /// Thrown inside the writer when a flow needs work that is not prepared yet (see `Preparations`).
 public struct PreparationNeeded: Error, Sendable {
+    /// The key the flow asked for.
     public let key: String
     let work: @Sendable () async throws -> any Sendable
 }

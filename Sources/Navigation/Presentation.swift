@@ -11,6 +11,7 @@ public struct ScreenPresentation: Sendable {
     /// How items of list props (and objects inside them) open events.
     public var itemActions: [ItemAction]
 
+    /// A presentation; every part may be left out.
     public init(
         title: String? = nil, fields: [String: FieldPresentation] = [:], events: [String: EventPresentation] = [:],
         itemActions: [ItemAction] = []
@@ -24,10 +25,14 @@ public struct ScreenPresentation: Sendable {
 
 /// How a prop is shown, or a payload field is entered.
 public struct FieldPresentation: Sendable, Hashable {
+    /// The label shown; derived from the name when nil, none when empty.
     public var label: String?
+    /// How a payload field is entered.
     public var input: InputKind?
+    /// How a prop is shown.
     public var display: DisplayKind?
 
+    /// A field's presentation.
     public init(label: String? = nil, input: InputKind? = nil, display: DisplayKind? = nil) {
         self.label = label
         self.input = input
@@ -64,17 +69,24 @@ public enum EventRole: String, Sendable, Hashable {
 
 /// An event's button: its label and role.
 public struct EventPresentation: Sendable, Hashable {
+    /// The button's label; derived from the event's name when nil.
     public var label: String?
+    /// What the event does, for its button's look.
     public var role: EventRole
 
+    /// An event's presentation.
     public init(label: String? = nil, role: EventRole = .secondary) {
         self.label = label
         self.role = role
     }
 
+    /// The screen's main action.
     public static func primary(_ label: String) -> Self { Self(label: label, role: .primary) }
+    /// Another action.
     public static func secondary(_ label: String) -> Self { Self(label: label, role: .secondary) }
+    /// An action that goes back without changing anything.
     public static func cancel(_ label: String) -> Self { Self(label: label, role: .cancel) }
+    /// An action that deletes or cannot be undone.
     public static func destructive(_ label: String) -> Self { Self(label: label, role: .destructive) }
 }
 
@@ -84,6 +96,7 @@ public struct ItemAction: Sendable, Hashable {
     /// The list prop (`posts`), or a list prop and an object inside its items (`posts.author`),
     /// or an object prop (`post.author`).
     public var path: String
+    /// The event the item opens.
     public var event: String
     /// The payload field the item's key goes into.
     public var field: String
@@ -91,8 +104,10 @@ public struct ItemAction: Sendable, Hashable {
     public var key: String
     /// The item's member shown as its title, and as its subtitle.
     public var title: String?
+    /// The item's member shown under its title.
     public var subtitle: String?
 
+    /// Items at `path` open `event` with their `key` as `field`.
     public init(_ path: String, opens event: String, with field: String, from key: String = "id", title: String? = nil,
         subtitle: String? = nil)
     {

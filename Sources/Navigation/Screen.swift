@@ -1,6 +1,8 @@
 /// One screen on a stack: what it is, what it shows, and which coordinator owns it.
 public struct Screen: Sendable, Hashable, Codable {
+    /// Its id, unique in the session and never reused.
     public let id: ScreenID
+    /// Its screen type's name.
     public let name: String
     /// The coordinator that showed it and receives its events.
     public let owner: CoordinatorID
@@ -58,15 +60,21 @@ public enum Presentation: String, Sendable, Codable {
 
 /// One tab of a tab container: its name, its title, and its own stack.
 public struct Tab: Sendable, Hashable, Codable {
+    /// The tab's name.
     public let name: String
+    /// The title its tab shows.
     public let title: String
+    /// Its stack, bottom to top.
     public var screens: [Screen]
 }
 
 /// A tab to create: its name and title.
 public struct TabSpec: Sendable, Hashable {
+    /// The tab's key.
     public let name: TabKey
+    /// The title its tab shows.
     public let title: String
+    /// A tab `name` showing `title`.
     public init(_ name: TabKey, title: String) {
         self.name = name
         self.title = title
@@ -75,12 +83,17 @@ public struct TabSpec: Sendable, Hashable {
 
 /// One layer of the presentation: a stack of screens, or tabs that each hold a stack.
 public struct Layer: Sendable, Hashable, Codable {
+    /// Its id, unique in the session.
     public let id: LayerID
+    /// How it is shown: root, modal or alert.
     public let presentation: Presentation
     /// The coordinator that presented it; the layer goes when that coordinator does.
     public let owner: CoordinatorID
+    /// The layer's stack, bottom to top (empty for a tab container).
     public var screens: [Screen]
+    /// Its tabs, for a tab container; nil for a plain stack.
     public var tabs: [Tab]?
+    /// The selected tab's name, for a tab container.
     public var selectedTab: String?
 
     var isTabs: Bool { tabs != nil }

@@ -27,7 +27,9 @@ public protocol ScreenType: Sendable {
 }
 
 extension ScreenType {
+    /// No summary.
     public static var summary: String { "" }
+    /// Nothing declared: the client derives titles and labels from names.
     public static var presentation: ScreenPresentation { ScreenPresentation() }
 }
 
@@ -39,16 +41,19 @@ public protocol ScreenOutput: Sendable {
 
 /// The props of a screen that shows nothing but itself.
 public struct NoProps: Codable, Sendable, Hashable {
+    /// No props.
     public init() {}
 }
 
 /// The output of a screen that reports nothing (the system events still apply).
 public enum NoOutput: ScreenOutput {
+    /// No events.
     public static var events: [OutputEvent<NoOutput>] { [] }
 }
 
 /// One event of a screen: its wire name, its payload's type, and the output it becomes.
 public struct OutputEvent<Output: ScreenOutput>: Sendable {
+    /// The event's wire name.
     public let name: String
     let fields: [FieldDeclaration]
     let make: @Sendable (JSONValue) throws -> Output
@@ -74,7 +79,9 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
 /// invisible and bidirectional-control characters with `422`.
 @propertyWrapper
 public struct Identifier: Codable, Sendable, Hashable, TextField {
+    /// The text.
     public var wrappedValue: String
+    /// The field holding `wrappedValue`.
     public init(wrappedValue: String) { self.wrappedValue = wrappedValue }
     public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(String.self) }
     public func encode(to encoder: any Encoder) throws {
@@ -88,7 +95,9 @@ public struct Identifier: Codable, Sendable, Hashable, TextField {
 /// A password field: clients mask it, the server never echoes it, any character counts.
 @propertyWrapper
 public struct Password: Codable, Sendable, Hashable, TextField {
+    /// The password.
     public var wrappedValue: String
+    /// The field holding `wrappedValue`.
     public init(wrappedValue: String) { self.wrappedValue = wrappedValue }
     public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(String.self) }
     public func encode(to encoder: any Encoder) throws {

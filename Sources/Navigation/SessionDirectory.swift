@@ -2,11 +2,14 @@
 public struct UserSession: Sendable, Hashable {
     /// A short, non-secret label of the session (not its id, which would let it be addressed).
     public let label: String
+    /// When it was created, in seconds since 1970.
     public let createdAt: Int64
+    /// When it was last used, in seconds since 1970.
     public let lastUsedAt: Int64
     /// True for the session the event runs in.
     public let isCurrent: Bool
 
+    /// A session as the directory describes it.
     public init(label: String, createdAt: Int64, lastUsedAt: Int64, isCurrent: Bool) {
         self.label = label
         self.createdAt = createdAt

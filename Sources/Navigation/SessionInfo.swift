@@ -5,9 +5,12 @@ public enum Platform: String, Sendable, Codable, CaseIterable {
 
 /// The signed-in user of a session, as the state shows it.
 public struct SessionUser: Sendable, Codable, Hashable {
+    /// The user's id in the app's store; never reused.
     public var id: Int64
+    /// The name the session shows.
     public var displayName: String
 
+    /// User `id`, shown as `displayName`.
     public init(id: Int64, displayName: String) {
         self.id = id
         self.displayName = displayName

@@ -20,6 +20,7 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A snapshot that no longer decodes was replaced by a fresh start of the root flow; log it.
 public struct SnapshotFallback: Sendable, Hashable, CustomStringConvertible {
+    /// Why the snapshot did not decode.
     public let reason: SnapshotError
     public var description: String { "snapshot fell back to a fresh start: \(reason)" }
 }

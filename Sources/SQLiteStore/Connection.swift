@@ -5,6 +5,7 @@ import CSQLite
 /// SQLite's multi-thread mode requires. Prepared statements are cached per SQL text.
 public final class Connection {
     let handle: OpaquePointer
+    /// The database file.
     public let path: String
     private var statements: [String: Statement] = [:]
 

@@ -2,16 +2,16 @@ import Foundation
 
 /// The store as the service uses it: the schema migrated, one writer, a pool of readers, and
 /// the file locked against a second server process.
-public final class Database: Sendable {
-    public let path: String
-    public let writer: Writer
-    public let readers: ReaderPool
-    public let file: DatabaseFile
+package final class Database: Sendable {
+    package let path: String
+    package let writer: Writer
+    package let readers: ReaderPool
+    package let file: DatabaseFile
 
     /// Opens `path`, locks it for this process (throwing `DatabaseInUse` if another serves it),
     /// applies `migrations` (refusing a database from a newer build), and starts the writer and
     /// the readers.
-    public init(path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil) throws {
+    package init(path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil) throws {
         let connection = try Connection(path: path)
         let file = try DatabaseFile(lockingExisting: path)
         try Migrator(migrations: migrations).migrate(connection)
@@ -24,14 +24,14 @@ public final class Database: Sendable {
     }
 
     /// Flushes and stops the writer.
-    public func close() async {
+    package func close() async {
         await writer.close()
     }
 
     /// Why the database cannot serve now, or nil when it can: a reader answers, the file is the
     /// one opened, its file system takes writes, and a write that needs new pages goes through
     /// the writer (it is rolled back, so probing leaves nothing behind).
-    public func healthProblem() async -> String? {
+    package func healthProblem() async -> String? {
         guard (try? await readers.read({ try $0.queryFirst("SELECT 1") { $0.int(0) } })) == 1 else {
             return "the database does not answer reads"
         }

@@ -10,15 +10,15 @@ import Glibc
 /// SQLite keeps writing to a deleted file through its open descriptors, and the next start opens
 /// another file: whatever was committed meanwhile is lost. So every commit checks the identity
 /// afterwards and refuses to acknowledge writes that went to a file nobody will open again.
-public final class DatabaseFile: Sendable {
-    public let path: String
+package final class DatabaseFile: Sendable {
+    package let path: String
     private let device: UInt64
     private let inode: UInt64
     /// The descriptor holding the `flock`; closed (releasing the lock) in `deinit`.
     private let lockDescriptor: Int32
 
     /// Locks `path` (which must exist) for this process; throws `DatabaseInUse` if another holds it.
-    public init(lockingExisting path: String) throws {
+    package init(lockingExisting path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw SQLiteError(code: 14, message: "cannot open \(path): \(String(cString: strerror(errno)))")
@@ -41,14 +41,14 @@ public final class DatabaseFile: Sendable {
     }
 
     /// True while `path` still names the file that was opened.
-    public var isStillInPlace: Bool {
+    package var isStillInPlace: Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
     }
 
     /// True when the file system holding the database is mounted read-only or has no space left.
-    public var fileSystemRefusesWrites: Bool {
+    package var fileSystemRefusesWrites: Bool {
         var status = statvfs()
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard statvfs(folder, &status) == 0 else { return true }
@@ -57,16 +57,16 @@ public final class DatabaseFile: Sendable {
 }
 
 /// Another process serves this database file.
-public struct DatabaseInUse: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public var description: String {
+package struct DatabaseInUse: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package var description: String {
         "another coordinatord process is serving \(path); stop it first, or give this one another --database"
     }
 }
 
 /// The database file was deleted or replaced while the server ran: writes are refused, because
 /// they would go to a file that the next start does not open.
-public struct DatabaseFileReplaced: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public var description: String { "the database file \(path) was deleted or replaced while the server ran" }
+package struct DatabaseFileReplaced: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package var description: String { "the database file \(path) was deleted or replaced while the server ran" }
 }

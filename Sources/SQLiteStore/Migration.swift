@@ -9,11 +9,16 @@ public struct Migration: Sendable, Equatable {
     /// The scope of coordinatord's own migrations.
     public static let coreScope = "core"
 
+    /// Whose schema: `core` or an app's name.
     public let scope: String
+    /// Its number, from its file name; unique within its scope.
     public let version: Int
+    /// Its name, from its file name.
     public let name: String
+    /// The statements it runs.
     public let sql: String
 
+    /// Migration `version`_`name` of `scope`, running `sql`.
     public init(scope: String = Migration.coreScope, version: Int, name: String, sql: String) {
         self.scope = scope
         self.version = version
@@ -56,6 +61,7 @@ public struct Migration: Sendable, Equatable {
 public struct MigrationError: Error, CustomStringConvertible, Sendable {
     public let description: String
 
+    /// An error saying `description`.
     public init(description: String) {
         self.description = description
     }

@@ -5,9 +5,12 @@
 public struct Migrator: Sendable {
     /// A recorded migration: its scope and version.
     public struct Key: Hashable, Sendable, CustomStringConvertible {
+        /// Whose schema: `core` or an app's name.
         public let scope: String
+        /// The version within the scope.
         public let version: Int
 
+        /// The key of `version` in `scope`.
         public init(scope: String = Migration.coreScope, version: Int) {
             self.scope = scope
             self.version = version
@@ -16,8 +19,10 @@ public struct Migrator: Sendable {
         public var description: String { "\(scope)/\(version)" }
     }
 
+    /// Every migration this build knows, in the order they apply.
     public let migrations: [Migration]
 
+    /// A migrator for `migrations` (coordinatord's own first, then the app's).
     public init(migrations: [Migration]) {
         self.migrations = migrations
     }

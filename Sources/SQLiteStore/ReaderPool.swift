@@ -3,18 +3,18 @@ import Synchronization
 
 /// Read-only connections, each owned by its own serial queue, used round-robin.
 /// In WAL mode readers never block the writer nor each other.
-public final class ReaderPool: Sendable {
+package final class ReaderPool: Sendable {
     private let readers: [Reader]
     private let next = Atomic<Int>(0)
 
-    public init(path: String, count: Int = 2) throws {
+    package init(path: String, count: Int = 2) throws {
         readers = try (0..<max(1, count)).map { index in
             Reader(connection: try Connection(path: path, readOnly: true), label: "sqlite-reader-\(index)")
         }
     }
 
     /// Runs `work` on a reader connection off the caller's thread.
-    public func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         let reader = readers[next.add(1, ordering: .relaxed).oldValue % readers.count]
         return try await withCheckedThrowingContinuation { continuation in
             reader.queue.async {

@@ -2,10 +2,12 @@
 public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` rather than `SQLITE_CONSTRAINT`).
     public let code: Int32
+    /// SQLite's message.
     public let message: String
     /// The statement that failed, when there was one.
     public let sql: String?
 
+    /// An error with SQLite's `code` and `message`, for `sql`.
     public init(code: Int32, message: String, sql: String? = nil) {
         self.code = code
         self.message = message

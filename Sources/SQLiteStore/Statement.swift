@@ -3,6 +3,7 @@ import CSQLite
 /// A prepared statement. Owned by its connection's single owner; finalized in `deinit`.
 public final class Statement {
     let handle: OpaquePointer
+    /// The statement's SQL.
     public let sql: String
     private unowned let connection: Connection
 
@@ -76,19 +77,26 @@ public final class Statement {
 public struct Row {
     let handle: OpaquePointer
 
+    /// True when the column is NULL.
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    /// The column as a 64-bit integer.
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    /// The column as an `Int`.
     public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    /// The column as a `Double`.
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
+    /// The column as text, read by its byte length.
     public func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The column as text, nil when NULL.
     public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
+    /// The column's bytes.
     public func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }

@@ -57,11 +57,11 @@ final class WriteQueue: @unchecked Sendable {
 }
 
 /// What the writer has done so far.
-public struct WriterStatistics: Sendable, Equatable {
+package struct WriterStatistics: Sendable, Equatable {
     /// Transactions committed.
-    public let batches: Int
+    package let batches: Int
     /// Writes committed (each in its own savepoint of a batch).
-    public let writes: Int
+    package let writes: Int
     /// Writes queued and not yet taken by the writer thread.
-    public let pending: Int
+    package let pending: Int
 }

@@ -10,13 +10,13 @@ import Foundation
 /// After each commit the file is checked to be the one opened (`DatabaseFile`): a batch committed
 /// to a deleted or replaced file is reported as failed, never acknowledged.
 /// Work runs on the writer thread and must not wait for anything slow.
-public final class Writer: Sendable {
+package final class Writer: Sendable {
     private let queue = WriteQueue()
     private let done = Completion()
 
     /// Opens the write connection for `path` and starts the writer thread.
     /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
-    public init(path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
+    package init(path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
         let writeConnection = try Connection(path: path)
         if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
         let connection = OwnedConnection(connection: writeConnection)
@@ -33,20 +33,20 @@ public final class Writer: Sendable {
 
     /// Runs `work` on the write connection in the next group commit and returns its result
     /// once that commit is durable.
-    public func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.push(PendingWrite(work: work, continuation: continuation))
         }
     }
 
     /// Commits what is queued, stops the thread and closes the connection. Later writes fail.
-    public func close() async {
+    package func close() async {
         _ = queue.close()
         await done.wait()
     }
 
     /// Batches committed, writes done and writes waiting, for the benchmark, metrics and tests.
-    public var statistics: WriterStatistics { queue.statistics }
+    package var statistics: WriterStatistics { queue.statistics }
 
     private static func run(_ connection: Connection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int) {
         while let batch = queue.take(max: maxBatch) {
@@ -118,6 +118,6 @@ final class PendingWrite<T: Sendable>: WriteJob, @unchecked Sendable {
 }
 
 /// The write was refused because the writer has been closed.
-public struct WriterClosed: Error, CustomStringConvertible, Sendable {
-    public var description: String { "the database writer is closed" }
+package struct WriterClosed: Error, CustomStringConvertible, Sendable {
+    package var description: String { "the database writer is closed" }
 }

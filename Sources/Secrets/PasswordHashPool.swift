@@ -6,14 +6,14 @@ import Foundation
 /// the writer, and cannot starve them. At most `maxQueued` jobs wait; past that a caller is
 /// refused at once with `PasswordPoolBusy` (the service answers `503` with `Retry-After`), so a
 /// flood of registrations cannot push everyone's sign-in back by seconds.
-public final class PasswordHashPool: Sendable {
-    public let hasher: PasswordHasher
+package final class PasswordHashPool: Sendable {
+    package let hasher: PasswordHasher
     private let queue: HashQueue
 
     /// Niceness of the hashing threads: they get about a quarter of a core's share when it is contended.
     static let niceness: Int32 = 5
 
-    public init(hasher: PasswordHasher = .owaspMinimum, concurrency: Int = 1, maxQueued: Int = 32) {
+    package init(hasher: PasswordHasher = .owaspMinimum, concurrency: Int = 1, maxQueued: Int = 32) {
         self.hasher = hasher
         self.queue = HashQueue(maxQueued: max(0, maxQueued))
         for index in 0..<max(1, concurrency) {
@@ -32,31 +32,31 @@ public final class PasswordHashPool: Sendable {
     }
 
     /// Hashes `password` off the caller's thread.
-    public func hash(_ password: String) async throws -> String {
+    package func hash(_ password: String) async throws -> String {
         let hasher = self.hasher
         return try await run { try hasher.hash(password) }
     }
 
     /// Verifies `password` against `encodedHash` off the caller's thread.
-    public func verify(_ password: String, against encodedHash: String) async throws -> Bool {
+    package func verify(_ password: String, against encodedHash: String) async throws -> Bool {
         let hasher = self.hasher
         return try await run { hasher.verify(password, against: encodedHash) }
     }
 
     /// Refuses new work and fails every job still waiting, so that no caller waits for ever.
-    public func close() {
+    package func close() {
         queue.close()
     }
 
     /// Jobs waiting, jobs refused so far, and the time jobs waited, for metrics.
-    public var statistics: PasswordPoolStatistics { queue.statistics }
+    package var statistics: PasswordPoolStatistics { queue.statistics }
 
     /// Holds the waiting jobs until `resume` (a running one finishes). Tests use it to keep a
     /// request deterministically in flight; a server never calls it.
-    public func pause() { queue.setPaused(true) }
+    package func pause() { queue.setPaused(true) }
 
     /// Lets the hashing threads take jobs again.
-    public func resume() { queue.setPaused(false) }
+    package func resume() { queue.setPaused(false) }
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -69,21 +69,21 @@ public final class PasswordHashPool: Sendable {
 }
 
 /// The password pool is full (or closed): the caller should retry after a short while.
-public struct PasswordPoolBusy: Error, CustomStringConvertible, Sendable {
-    public let retryAfterSeconds: Int
-    public var description: String { "too many password checks are waiting" }
+package struct PasswordPoolBusy: Error, CustomStringConvertible, Sendable {
+    package let retryAfterSeconds: Int
+    package var description: String { "too many password checks are waiting" }
 }
 
 /// What the password pool has done so far.
-public struct PasswordPoolStatistics: Sendable, Equatable {
+package struct PasswordPoolStatistics: Sendable, Equatable {
     /// Jobs waiting for a hashing thread now.
-    public let waiting: Int
+    package let waiting: Int
     /// Jobs taken by a hashing thread so far.
-    public let started: Int
+    package let started: Int
     /// Jobs refused because the queue was full or closed.
-    public let refused: Int
+    package let refused: Int
     /// Seconds the started jobs spent waiting, summed.
-    public let waitSeconds: Double
+    package let waitSeconds: Double
 }
 
 /// One job: its work, and how to fail it without running it.

@@ -11,6 +11,7 @@ public struct PasswordHasher: Sendable {
     /// OWASP's minimum for Argon2id: 19 MiB of memory, 2 passes, 1 lane.
     public static let owaspMinimum = PasswordHasher(operations: 2, memoryBytes: 19 * 1024 * 1024)
 
+    /// Argon2id with `operations` passes over `memoryBytes` of memory.
     public init(operations: Int, memoryBytes: Int) {
         self.operations = operations
         self.memoryBytes = memoryBytes

@@ -8,6 +8,7 @@ public enum PasswordWork: Hashable, Sendable {
 /// prepared yet: the caller rolls back, does the work on the hash pool, and runs the event again
 /// with the result prepared. So Argon2id never runs while the writer waits.
 public struct PasswordWorkNeeded: Error, Sendable {
+    /// The hash or verification to do.
     public let work: PasswordWork
 }
 
@@ -15,8 +16,10 @@ public struct PasswordWorkNeeded: Error, Sendable {
 public struct PreparedPasswords: Sendable {
     private var hashes: [String: String] = [:]
     private var verdicts: [PasswordWork: Bool] = [:]
+    /// The Argon2id parameters in force.
     public let hasher: PasswordHasher
 
+    /// Nothing prepared yet, with `hasher`'s parameters.
     public init(hasher: PasswordHasher) {
         self.hasher = hasher
     }
@@ -38,7 +41,7 @@ public struct PreparedPasswords: Sendable {
     public func needsRehash(_ encodedHash: String) -> Bool { hasher.needsRehash(encodedHash) }
 
     /// Does `work` on `pool` and records its result.
-    public mutating func perform(_ work: PasswordWork, on pool: PasswordHashPool) async throws {
+    package mutating func perform(_ work: PasswordWork, on pool: PasswordHashPool) async throws {
         switch work {
         case .hash(let password): hashes[password] = try await pool.hash(password)
         case .verify(let password, let encodedHash): verdicts[work] = try await pool.verify(password, against: encodedHash)

@@ -2,14 +2,14 @@ import CSodium
 
 /// Authenticated encryption (libsodium's `crypto_secretbox`, XSalsa20-Poly1305) under a key
 /// derived from a secret the client holds, so the server can keep an answer it cannot read alone.
-public enum SecretBox {
+package enum SecretBox {
     /// A 32-byte key derived from `secret` for `purpose` (domain-separated SHA-256).
-    public static func key(from secret: String, purpose: String) -> [UInt8] {
+    package static func key(from secret: String, purpose: String) -> [UInt8] {
         Tokens.sha256("coordinatord:\(purpose):\(secret)")
     }
 
     /// Encrypts `plaintext`; the random nonce is prepended to the result.
-    public static func seal(_ plaintext: [UInt8], key: [UInt8]) -> [UInt8] {
+    package static func seal(_ plaintext: [UInt8], key: [UInt8]) -> [UInt8] {
         Sodium.ensureReady()
         precondition(key.count == Int(crypto_secretbox_KEYBYTES), "secretbox keys are 32 bytes")
         var nonce = [UInt8](repeating: 0, count: Int(crypto_secretbox_NONCEBYTES))
@@ -20,7 +20,7 @@ public enum SecretBox {
     }
 
     /// Decrypts what `seal` made with the same key; nil if the key is wrong or the bytes were altered.
-    public static func open(_ box: [UInt8], key: [UInt8]) -> [UInt8]? {
+    package static func open(_ box: [UInt8], key: [UInt8]) -> [UInt8]? {
         Sodium.ensureReady()
         let nonceLength = Int(crypto_secretbox_NONCEBYTES)
         guard key.count == Int(crypto_secretbox_KEYBYTES), box.count >= nonceLength + Int(crypto_secretbox_MACBYTES)

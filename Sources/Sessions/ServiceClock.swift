@@ -5,7 +5,7 @@ import Synchronization
 /// answers' age, what flows see as `now`. The system clock in production; a manual clock,
 /// which moves only when told to, in tests about time, so that none depends on how fast the
 /// machine is.
-public final class ServiceClock: Sendable {
+package final class ServiceClock: Sendable {
     private let manual: Bool
     private let manualNow: Atomic<Int64>
 
@@ -15,23 +15,23 @@ public final class ServiceClock: Sendable {
     }
 
     /// The system's wall clock.
-    public static let system = ServiceClock(manual: false, start: 0)
+    package static let system = ServiceClock(manual: false, start: 0)
 
     /// A clock standing still at `start` until `advance` moves it.
-    public static func manual(startingAt start: Int64 = Int64(Date().timeIntervalSince1970)) -> ServiceClock {
+    package static func manual(startingAt start: Int64 = Int64(Date().timeIntervalSince1970)) -> ServiceClock {
         ServiceClock(manual: true, start: start)
     }
 
     /// True for a manual clock.
-    public var isManual: Bool { manual }
+    package var isManual: Bool { manual }
 
     /// Seconds since 1970.
-    public func now() -> Int64 {
+    package func now() -> Int64 {
         manual ? manualNow.load(ordering: .acquiring) : Int64(Date().timeIntervalSince1970)
     }
 
     /// Moves a manual clock forward by `seconds`; does nothing to the system clock.
-    public func advance(seconds: Int64) {
+    package func advance(seconds: Int64) {
         guard manual else { return }
         manualNow.add(max(0, seconds), ordering: .acquiringAndReleasing)
     }

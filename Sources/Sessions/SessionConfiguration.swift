@@ -3,23 +3,23 @@ import SQLiteStore
 import Secrets
 
 /// Tunables of the session service.
-public struct SessionConfiguration: Sendable {
+package struct SessionConfiguration: Sendable {
     /// Seconds without a request after which a session expires and its token dies.
-    public var idleTimeoutSeconds: Int64
+    package var idleTimeoutSeconds: Int64
     /// Sessions kept in memory at most; the least recently used idle ones leave first.
-    public var maxResidentSessions: Int
+    package var maxResidentSessions: Int
     /// Prefix of new session ids (`b.` + random), for proxies that route by instance.
-    public var instance: String
+    package var instance: String
     /// Seconds an answer to an `Idempotency-Key` is kept for replay.
-    public var idempotencyRetentionSeconds: Int64
+    package var idempotencyRetentionSeconds: Int64
     /// Answers kept per session for replay; past it the oldest go first.
-    public var maxIdempotencyKeysPerSession: Int
+    package var maxIdempotencyKeysPerSession: Int
     /// Bytes a session's snapshot may take; an event that would grow it past that gets `422`.
-    public var maxSnapshotBytes: Int
+    package var maxSnapshotBytes: Int
     /// The time sessions expire by.
-    public var clock: ServiceClock
+    package var clock: ServiceClock
 
-    public init(
+    package init(
         idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000, instance: String = "",
         idempotencyRetentionSeconds: Int64 = 24 * 3600, maxIdempotencyKeysPerSession: Int = 64,
         maxSnapshotBytes: Int = 128 * 1024, clock: ServiceClock = .system

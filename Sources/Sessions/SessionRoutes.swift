@@ -4,14 +4,14 @@ import Navigation
 import Secrets
 
 /// The REST contract of DESIGN §4 over a `SessionService`.
-public struct SessionRoutes: Sendable {
+package struct SessionRoutes: Sendable {
     let service: SessionService
 
-    public init(service: SessionService) {
+    package init(service: SessionService) {
         self.service = service
     }
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         let service = self.service
         router.post("/v1/sessions") { request in try await Self.create(request, service) }
         router.get("/v1/sessions/{id}") { request in

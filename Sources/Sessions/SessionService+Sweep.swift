@@ -4,7 +4,7 @@ extension SessionService {
     /// Stores the expiry that reads moved in memory, deletes expired sessions and old
     /// idempotency answers, and drops expired sessions from memory. The server calls it
     /// periodically (`startSweeping`); tests call it directly, with a manual clock.
-    public func sweep() async {
+    package func sweep() async {
         let now = now()
         await flushTouches(cache.all)
         let keysBefore = now - configuration.idempotencyRetentionSeconds
@@ -20,7 +20,7 @@ extension SessionService {
     }
 
     /// Sweeps every `interval` until the task is cancelled.
-    public func startSweeping(every interval: Duration) -> Task<Void, Never> {
+    package func startSweeping(every interval: Duration) -> Task<Void, Never> {
         Task { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)

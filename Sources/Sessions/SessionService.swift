@@ -12,7 +12,7 @@ import Secrets
 /// new snapshot commit in one savepoint of one group commit, and the caller hears back only
 /// after that commit. Memory is updated after the commit, so a failed commit leaves the
 /// session exactly as it was.
-public final class SessionService: Sendable {
+package final class SessionService: Sendable {
     let app: NavigationApp
     let database: Database
     let passwords: PasswordHashPool
@@ -22,7 +22,7 @@ public final class SessionService: Sendable {
     let idempotency = IdempotencyGate()
     let logger: Logger
 
-    public init(
+    package init(
         app: NavigationApp, database: Database, passwords: PasswordHashPool, configuration: SessionConfiguration,
         logger: Logger, environment: @escaping EnvironmentFactory
     ) {
@@ -36,10 +36,10 @@ public final class SessionService: Sendable {
     }
 
     /// Sessions in memory now.
-    public var residentCount: Int { cache.count }
+    package var residentCount: Int { cache.count }
 
     /// Sessions evicted from memory so far.
-    public var evictionCount: Int { cache.evictions }
+    package var evictionCount: Int { cache.evictions }
 
     func now() -> Int64 { configuration.clock.now() }
 
