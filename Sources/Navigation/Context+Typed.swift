@@ -82,3 +82,21 @@ extension InputMapping {
         return .handled
     }
 }
+
+extension IncomingEvent {
+    /// The event a client sends when `output` happens on screen `id`, a `screen`: drives a flow
+    /// with typed values in a test (`IncomingEvent(Login.self, .submit(credentials), on: "s2")`).
+    /// Throws when `output` is not one of the screen's declared events.
+    public init<S: ScreenType>(_ screen: S.Type, _ output: S.Output, on id: ScreenID) throws {
+        // The payload a case carries, as the client would send it.
+        let carried = Mirror(reflecting: output).children.first.flatMap { $0.value as? any Encodable }
+        let payload = try carried.map { try JSONValue.encode($0) } ?? .null
+        for event in S.Output.events {
+            // The declared event whose decoding of that payload gives back this very output.
+            guard let candidate = try? event.make(payload), "\(candidate)" == "\(output)" else { continue }
+            self.init(screen: id, name: event.name, payload: event.fields.isEmpty ? .null : payload)
+            return
+        }
+        throw NavigationError("\(output) is not an event of \(S.name)")
+    }
+}

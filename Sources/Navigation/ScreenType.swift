@@ -5,20 +5,20 @@
 /// screen or event in a coordinator does not compile.
 ///
 /// ```swift
-/// enum Login: ScreenType {
-///     static let name = "login"
-///     struct Props: Codable, Sendable { var email: String; var error: String? }
+/// enum Search: ScreenType {
+///     static let name = "search"
+///     struct Props: Codable, Sendable { var query: String; var results: [Hit] }
 ///     enum Output: ScreenOutput {
-///         case submit(Credentials)
-///         case signUp
-///         static let events: [OutputEvent<Output>] = [.event("submit", Output.submit), .event("signUp", .signUp)]
+///         case find(Query)
+///         case clear
+///         static let events: [OutputEvent<Output>] = [.event("find", Output.find), .event("clear", .clear)]
 ///     }
 /// }
 /// ```
 public protocol ScreenType: Sendable {
     associatedtype Props: Codable & Sendable = NoProps
     associatedtype Output: ScreenOutput = NoOutput
-    /// The name clients see (`login`); unique within an app.
+    /// The name clients see (`search`); unique within an app.
     static var name: String { get }
     /// One line for the catalog.
     static var summary: String { get }
@@ -58,12 +58,12 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     let fields: [FieldDeclaration]
     let make: @Sendable (JSONValue) throws -> Output
 
-    /// An event without payload: `.event("signUp", .signUp)`.
+    /// An event without payload: `.event("clear", .clear)`.
     public static func event(_ name: String, _ output: Output) -> Self {
         OutputEvent(name: name, fields: [], make: { _ in output })
     }
 
-    /// An event whose payload decodes to `Payload`: `.event("submit", Output.submit)`.
+    /// An event whose payload decodes to `Payload`: `.event("find", Output.find)`.
     public static func event<Payload: Codable & Sendable>(
         _ name: String, _ make: @escaping @Sendable (Payload) -> Output
     ) -> Self {

@@ -1,7 +1,7 @@
 import Foundation
 import Navigation
 import SQLiteStore
-import SampleApp
+@testable import SampleApp
 import Secrets
 
 /// The shipped app on an in-memory SQLite database, driven event by event like the session
@@ -61,6 +61,20 @@ struct AppHarness {
         }
     }
 
+    /// Sends `output` from the top screen, which must be a `screen`: the flow as typed values.
+    @discardableResult
+    mutating func send<S: ScreenType>(_ screen: S.Type, _ output: S.Output) async throws -> EventOutcome {
+        guard top.name == S.name else { throw NavigationError("the top screen is \(top.name), not \(S.name)") }
+        let event = try IncomingEvent(screen, output, on: top.id)
+        return try await send(event.name, event.payload)
+    }
+
+    /// The top screen's props, as a `screen`'s typed props.
+    func props<S: ScreenType>(_ screen: S.Type) throws -> S.Props {
+        guard top.name == S.name else { throw NavigationError("the top screen is \(top.name), not \(S.name)") }
+        return try JSONValue.decode(S.Props.self, from: .object(top.props))
+    }
+
     var top: Screen { tree.top! }
     var state: [String: JSONValue] { SampleApp.navigation.render(tree) }
     var accepted: [String] { SampleApp.navigation.acceptedEvents(in: tree) }
@@ -71,10 +85,10 @@ struct AppHarness {
 
     /// Registers through the three steps, ending signed in on the timeline.
     mutating func register(email: String = "ada@example.com", name: String = "Ada") async throws {
-        try await send("signUp")
-        try await send("next", ["email": .string(email)])
-        try await send("next", ["password": .string(Self.password)])
-        try await send("finish", ["displayName": .string(name)])
+        try await send(FirstRunScreen.self, .signUp)
+        try await send(SignUpEmailScreen.self, .next(EmailField(email: email)))
+        try await send(SignUpPasswordScreen.self, .next(PasswordField(password: Self.password)))
+        try await send(SignUpProfileScreen.self, .finish(DisplayNameField(displayName: name)))
     }
 
     static let password = "correct horse battery staple"

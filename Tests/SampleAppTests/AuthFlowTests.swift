@@ -13,36 +13,36 @@ import Testing
 
     @Test func registrationStepsWithBrokenRulesAndADraftThatSurvivesBack() async throws {
         var app = try AppHarness()
-        try await app.send("signUp")
+        try await app.send(FirstRunScreen.self, .signUp)
         #expect(app.top.name == "signUp.email")
         #expect(app.top.props == ["email": "", "error": nil])
         #expect(app.accepted == ["next", "back"])
 
-        try await app.send("next", ["email": "not-an-email"])
+        try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "not-an-email")))
         #expect(app.top.props == ["email": "not-an-email", "error": "Enter a valid e-mail address."])
-        try await app.send("next", ["email": " ada@example.com "])
+        try await app.send(SignUpEmailScreen.self, .next(EmailField(email: " ada@example.com ")))
         #expect(app.top.name == "signUp.password")
         #expect(app.top.props == ["error": nil])
 
-        try await app.send("next", ["password": "too short"])
+        try await app.send(SignUpPasswordScreen.self, .next(PasswordField(password: "too short")))
         #expect(app.top.props == ["error": "Use a password of 15 to 128 characters."])
-        try await app.send("next", ["password": .string(String(repeating: "p", count: 129))])
+        try await app.send(SignUpPasswordScreen.self, .next(PasswordField(password: String(repeating: "p", count: 129))))
         #expect(app.top.props == ["error": "Use a password of 15 to 128 characters."])
 
         // Back to step 1: it shows the e-mail already entered; forward again keeps it.
         try await app.send("back")
         #expect(app.top.name == "signUp.email")
         #expect(app.top.props == ["email": "ada@example.com", "error": nil])
-        try await app.send("next", ["email": "ada@example.com"])
-        try await app.send("next", ["password": .string(AppHarness.password)])
+        try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "ada@example.com")))
+        try await app.send(SignUpPasswordScreen.self, .next(PasswordField(password: AppHarness.password)))
         #expect(app.top.name == "signUp.profile")
         #expect(app.top.props == ["displayName": "", "error": nil])
 
-        try await app.send("finish", ["displayName": "   "])
+        try await app.send(SignUpProfileScreen.self, .finish(DisplayNameField(displayName: "   ")))
         #expect(app.top.props == ["displayName": "", "error": "Use a display name of 1 to 50 characters."])
-        try await app.send("finish", ["displayName": .string(String(repeating: "n", count: 51))])
+        try await app.send(SignUpProfileScreen.self, .finish(DisplayNameField(displayName: String(repeating: "n", count: 51))))
         #expect(app.top.props["error"] == "Use a display name of 1 to 50 characters.")
-        let outcome = try await app.send("finish", ["displayName": " Ada "])
+        let outcome = try await app.send(SignUpProfileScreen.self, .finish(DisplayNameField(displayName: " Ada ")))
         #expect(outcome.credentialsRotated)
         #expect(app.state["user"] == ["id": 1, "displayName": "Ada"])
         #expect(app.top.name == "timeline")
@@ -55,14 +55,14 @@ import Testing
         var first = try AppHarness()
         try await first.register()
         var second = try AppHarness(connection: first.connection)
-        try await second.send("signUp")
-        try await second.send("next", ["email": "ADA@example.com"])
+        try await second.send(FirstRunScreen.self, .signUp)
+        try await second.send(SignUpEmailScreen.self, .next(EmailField(email: "ADA@example.com")))
         #expect(second.top.props == ["email": "ADA@example.com", "error": "This e-mail is already registered."])
     }
 
     @Test func backingOutOfRegistrationRemovesIt() async throws {
         var app = try AppHarness()
-        try await app.send("signUp")
+        try await app.send(FirstRunScreen.self, .signUp)
         try await app.send("back")
         #expect(app.top.name == "firstRun")
         #expect(SampleApp.navigation.inspect(app.tree)["root"]?["children"]?.arrayValue?.first?["children"] == [])
@@ -70,17 +70,17 @@ import Testing
 
     @Test func tabletRegistersInOneForm() async throws {
         var app = try AppHarness(platform: .tablet)
-        try await app.send("logIn")
-        try await app.send("signUp")
+        try await app.send(FirstRunScreen.self, .logIn)
+        try await app.send(LoginScreen.self, .signUp)
         #expect(app.top.name == "signUp.form")
         #expect(app.top.props == ["email": "", "displayName": "", "error": nil])
-        try await app.send("submit", ["email": "x", "password": .string(AppHarness.password), "displayName": "T"])
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "x", password: AppHarness.password, displayName: "T")))
         #expect(app.top.props == ["email": "x", "displayName": "T", "error": "Enter a valid e-mail address."])
-        try await app.send("submit", ["email": "t@example.com", "password": "short", "displayName": "T"])
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: "short", displayName: "T")))
         #expect(app.top.props["error"] == "Use a password of 15 to 128 characters.")
-        try await app.send("submit", ["email": "t@example.com", "password": .string(AppHarness.password), "displayName": " "])
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: AppHarness.password, displayName: " ")))
         #expect(app.top.props["error"] == "Use a display name of 1 to 50 characters.")
-        try await app.send("submit", ["email": "t@example.com", "password": .string(AppHarness.password), "displayName": "Tab"])
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: AppHarness.password, displayName: "Tab")))
         #expect(app.top.name == "timeline")
         #expect(app.state["user"] == ["id": 1, "displayName": "Tab"])
     }
@@ -89,16 +89,16 @@ import Testing
         var owner = try AppHarness()
         try await owner.register()
         var app = try AppHarness(connection: owner.connection)
-        try await app.send("logIn")
+        try await app.send(FirstRunScreen.self, .logIn)
         #expect(app.top.name == "login")
         #expect(app.top.props == ["email": "", "error": nil])
         #expect(app.accepted == ["submit", "signUp", "back"])
-        try await app.send("submit", ["email": "nobody@example.com", "password": .string(AppHarness.password)])
+        try await app.send(LoginScreen.self, .submit(Credentials(email: "nobody@example.com", password: AppHarness.password)))
         let unknown = app.top.props["error"]
-        try await app.send("submit", ["email": "ada@example.com", "password": "wrong password entirely"])
+        try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: "wrong password entirely")))
         #expect(app.top.props == ["email": "ada@example.com", "error": unknown ?? nil])
         #expect(unknown == "Wrong e-mail or password.")
-        let outcome = try await app.send("submit", ["email": "Ada@Example.com", "password": .string(AppHarness.password)])
+        let outcome = try await app.send(LoginScreen.self, .submit(Credentials(email: "Ada@Example.com", password: AppHarness.password)))
         #expect(outcome.credentialsRotated)
         #expect(app.top.name == "timeline")
         #expect(app.state["user"] == ["id": 1, "displayName": "Ada"])
@@ -106,8 +106,8 @@ import Testing
 
     @Test func loginScreenCanStartRegistration() async throws {
         var app = try AppHarness()
-        try await app.send("logIn")
-        try await app.send("signUp")
+        try await app.send(FirstRunScreen.self, .logIn)
+        try await app.send(LoginScreen.self, .signUp)
         #expect(app.top.name == "signUp.email")
     }
 
@@ -119,14 +119,14 @@ import Testing
         let guards = SampleAppGuards()
         var attacker = try AppHarness(connection: owner.connection, guards: guards)
         attacker.clientAddress = "203.0.113.9"
-        try await attacker.send("logIn")
+        try await attacker.send(FirstRunScreen.self, .logIn)
         // Each send moves the clock one second: three free failures, one after a 1 s delay, then
         // the next one must wait 2 s.
-        for _ in 0..<4 { try await attacker.send("submit", ["email": "ada@example.com", "password": "wrong password entirely"]) }
+        for _ in 0..<4 { try await attacker.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: "wrong password entirely"))) }
         let before = attacker.tree
         // Another spelling of the same account (case, fullwidth letters) is the same account to the throttle.
         let refused = await #expect(throws: EventThrottled.self) {
-            try await attacker.send("submit", ["email": "ＡＤＡ@EXAMPLE.COM", "password": "wrong password entirely"])
+            try await attacker.send(LoginScreen.self, .submit(Credentials(email: "ＡＤＡ@EXAMPLE.COM", password: "wrong password entirely")))
         }
         #expect(refused?.retryAfterSeconds == 1)
         #expect(attacker.tree == before)
@@ -134,8 +134,8 @@ import Testing
         var rightful = try AppHarness(connection: owner.connection, guards: guards)
         rightful.now = attacker.now
         rightful.clientAddress = "198.51.100.7"
-        try await rightful.send("logIn")
-        try await rightful.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
+        try await rightful.send(FirstRunScreen.self, .logIn)
+        try await rightful.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
         #expect(rightful.top.name == "timeline")
     }
 
@@ -152,27 +152,27 @@ import Testing
             passwordChecks: FailureThrottle(subject: "password checks"),
             registrations: RateLimiter(subject: "registration attempts", capacity: 10, refillSeconds: 6))
         var app = try AppHarness(connection: owner.connection, guards: guards)
-        try await app.send("logIn")
+        try await app.send(FirstRunScreen.self, .logIn)
         for index in 0..<6 {
             app.clientAddress = "203.0.113.\(index)"
-            try await app.send("submit", ["email": "ada@example.com", "password": "wrong password entirely"])
+            try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: "wrong password entirely")))
         }
         app.clientAddress = "198.51.100.7"
         await #expect(throws: EventThrottled.self) {
-            try await app.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
+            try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
         }
         // One address spraying other accounts: its fifth failure is refused, for any account.
         app.clientAddress = "192.0.2.50"
         for index in 0..<4 {
-            try await app.send("submit", ["email": .string("user\(index)@example.com"), "password": "wrong password entirely"])
+            try await app.send(LoginScreen.self, .submit(Credentials(email: "user\(index)@example.com", password: "wrong password entirely")))
         }
         await #expect(throws: EventThrottled.self) {
-            try await app.send("submit", ["email": "someone@example.com", "password": "wrong password entirely"])
+            try await app.send(LoginScreen.self, .submit(Credentials(email: "someone@example.com", password: "wrong password entirely")))
         }
         // After the window, the owner gets in.
         app.now += policy.windowSeconds
         app.clientAddress = "198.51.100.7"
-        try await app.send("submit", ["email": "ada@example.com", "password": .string(AppHarness.password)])
+        try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
         #expect(app.top.name == "timeline")
     }
 
@@ -186,20 +186,20 @@ import Testing
             " ada@example.com ",
         ] {
             var app = try AppHarness(connection: owner.connection)
-            try await app.send("signUp")
-            try await app.send("next", ["email": .string(spelling)])
+            try await app.send(FirstRunScreen.self, .signUp)
+            try await app.send(SignUpEmailScreen.self, .next(EmailField(email: spelling)))
             #expect(app.top.props["error"] == "This e-mail is already registered.", "\(spelling)")
         }
         var decomposed = try AppHarness(connection: owner.connection)
         try await decomposed.register(email: "zoe\u{0308}@example.com", name: "Zoë")
         var composed = try AppHarness(connection: owner.connection)
-        try await composed.send("signUp")
-        try await composed.send("next", ["email": "zo\u{00EB}@example.com"])
+        try await composed.send(FirstRunScreen.self, .signUp)
+        try await composed.send(SignUpEmailScreen.self, .next(EmailField(email: "zo\u{00EB}@example.com")))
         #expect(composed.top.props["error"] == "This e-mail is already registered.")
         for hidden in ["ada\u{200B}@example.com", "\u{202E}ada@example.com", "ada@example.com\u{0}x"] {
             var app = try AppHarness(connection: owner.connection)
-            try await app.send("signUp")
-            await #expect(throws: EventRejection.self) { try await app.send("next", ["email": .string(hidden)]) }
+            try await app.send(FirstRunScreen.self, .signUp)
+            await #expect(throws: EventRejection.self) { try await app.send(SignUpEmailScreen.self, .next(EmailField(email: hidden))) }
         }
         #expect(try owner.count("users") == 2)
     }
@@ -210,11 +210,11 @@ import Testing
             signIns: FailureThrottle(subject: "sign-ins"), passwordChecks: FailureThrottle(subject: "password checks"),
             registrations: RateLimiter(subject: "registration attempts", capacity: 3, refillSeconds: 60))
         var app = try AppHarness(guards: guards)
-        try await app.send("signUp")
-        for index in 0..<3 { try await app.send("next", ["email": .string("probe\(index)@example")]) }
-        await #expect(throws: EventThrottled.self) { try await app.send("next", ["email": "probe@example.com"]) }
+        try await app.send(FirstRunScreen.self, .signUp)
+        for index in 0..<3 { try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "probe\(index)@example"))) }
+        await #expect(throws: EventThrottled.self) { try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "probe@example.com"))) }
         app.clientAddress = "198.51.100.20"
-        try await app.send("next", ["email": "probe@example.com"])
+        try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "probe@example.com")))
         #expect(app.top.name == "signUp.password")
     }
 
@@ -233,5 +233,19 @@ import Testing
         #expect(limiter.entryCount == 500)
         _ = try? limiter.take("192.0.2.1", now: 100)
         #expect(limiter.entryCount == 1)
+    }
+
+    /// The coordinators' `mapIO` are pure: a screen's output to their input, no tree, no store.
+    @Test func mapIOIsPure() throws {
+        let submit = try ScreenEvent(
+            from: LoginScreen.self, "submit", ["email": " ＡＤＡ@example.com ", "password": " pass "], id: "s4")
+        #expect(try AuthCoordinator.mapIO(submit) == .signIn(email: "ＡＤＡ@example.com", password: " pass ", screen: "s4"))
+        #expect(try AuthCoordinator.mapIO(ScreenEvent(from: FirstRunScreen.self, "logIn")) == .showLogin)
+        #expect(try AuthCoordinator.mapIO(ScreenEvent(from: SettingsScreen.self, "done")) == nil)
+        #expect(try SettingsCoordinator.mapIO(ScreenEvent(from: SettingsScreen.self, "deleteAccount")) == .askToDelete)
+        #expect(
+            try HomeCoordinator.mapIO(ScreenEvent(from: UserScreen.self, "openPost", ["postId": 7])) == .openPost(7))
+        let name = try ScreenEvent(from: SignUpProfileScreen.self, "finish", ["displayName": "  Ada  "], id: "s9")
+        #expect(try RegistrationCoordinator.mapIO(name) == .displayName("Ada", screen: "s9"))
     }
 }
