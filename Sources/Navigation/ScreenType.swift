@@ -78,40 +78,51 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
 /// A string field that people compare and see (an e-mail, a name): it refuses control,
 /// invisible and bidirectional-control characters with `422`.
 @propertyWrapper
-public struct Identifier: Codable, Sendable, Hashable, TextField {
+public struct Identifier: TextField {
     /// The text.
     public var wrappedValue: String
     /// The field holding `wrappedValue`.
     public init(wrappedValue: String) { self.wrappedValue = wrappedValue }
-    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(wrappedValue)
-    }
-    static var fieldType: FieldType { .string }
-    static var textRule: TextRule { .identifier }
+    /// A string in the catalog.
+    public static var fieldType: FieldType { .string }
+    /// No control, invisible or bidi-control characters.
+    public static var textRule: TextRule { .identifier }
 }
 
 /// A password field: clients mask it, the server never echoes it, any character counts.
 @propertyWrapper
-public struct Password: Codable, Sendable, Hashable, TextField {
+public struct Password: TextField {
     /// The password.
     public var wrappedValue: String
     /// The field holding `wrappedValue`.
     public init(wrappedValue: String) { self.wrappedValue = wrappedValue }
-    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(String.self) }
+    /// A password in the catalog (clients mask it).
+    public static var fieldType: FieldType { .password }
+    /// Any character.
+    public static var textRule: TextRule { .secret }
+}
+
+/// A string field type with its own rule (`Identifier`, `Password`): on the wire, just the string.
+public protocol TextField: Codable, Sendable, Hashable {
+    /// The text.
+    var wrappedValue: String { get }
+    /// The field holding `wrappedValue`.
+    init(wrappedValue: String)
+    /// The field's type in the catalog.
+    static var fieldType: FieldType { get }
+    /// Which characters it accepts (checked before any flow sees the payload).
+    static var textRule: TextRule { get }
+}
+
+extension TextField {
+    public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
-    static var fieldType: FieldType { .password }
-    static var textRule: TextRule { .secret }
-}
-
-/// A string field type with its own rule (`Identifier`, `Password`).
-protocol TextField {
-    static var fieldType: FieldType { get }
-    static var textRule: TextRule { get }
 }
 
 extension ScreenType {

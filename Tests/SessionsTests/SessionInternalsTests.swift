@@ -26,6 +26,17 @@ import Testing
         mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
     }
 
+    /// A temporary database with coordinatord's own migrations applied.
+    static func migratedDatabase() throws -> Connection {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID().uuidString).sqlite").path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let connection = try Connection(path: path)
+        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
+            .migrate(connection)
+        return connection
+    }
+
     /// A session a request holds is never evicted, so no second copy of it is ever loaded.
     @Test func aPinnedSessionIsNeverEvicted() throws {
         let cache = SessionCache(capacity: 2)
@@ -42,12 +53,7 @@ import Testing
 
     /// A read's expiry, stored late, never moves back one that an event stored meanwhile.
     @Test func storingAReadsExpiryNeverMovesItBack() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("touch-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let connection = try Connection(path: path)
-        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
-            .migrate(connection)
+        let connection = try Self.migratedDatabase()
         try SessionSQL.insert(connection, id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300)
         // An event commits a later expiry...
         #expect(
@@ -64,12 +70,7 @@ import Testing
 
     /// Account-level session control: an app looks up a user's live sessions, current one marked.
     @Test func theSessionDirectoryListsAUsersLiveSessions() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("users-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let connection = try Connection(path: path)
-        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
-            .migrate(connection)
+        let connection = try Self.migratedDatabase()
         for (id, user, lastUsed, expires) in [("a", 7, 100, 9000), ("b", 7, 300, 9000), ("c", 8, 200, 9000), ("d", 7, 50, 10)] {
             try SessionSQL.insert(
                 connection, id: id, tokenHash: Array(id.utf8), snapshot: [0], userID: Int64(user), now: Int64(lastUsed),

@@ -85,12 +85,7 @@ import Testing
 
     /// Dismissing the checkout sheet cancels it: no order, the cart kept.
     @Test func dismissingCheckoutKeepsTheCart() throws {
-        var shop = try ShopHarness()
-        try shop.send("start")
-        try shop.send("openProduct", ["productId": 5])
-        try shop.send("addToCart")
-        try shop.send("openCart")
-        try shop.send("checkout")
+        var shop = try ShopHarness.atCheckout()
         try shop.send("dismiss")
         #expect(shop.top.name == "cart")
         #expect(shop.tree.coordinatorCount == 2)  // shop and catalogue; checkout is gone
@@ -100,12 +95,7 @@ import Testing
 
     /// A name with an invisible character is refused before any flow sees it.
     @Test func addressNamesAreIdentifiers() throws {
-        var shop = try ShopHarness()
-        try shop.send("start")
-        try shop.send("openProduct", ["productId": 5])
-        try shop.send("addToCart")
-        try shop.send("openCart")
-        try shop.send("checkout")
+        var shop = try ShopHarness.atCheckout()
         #expect(throws: EventRejection.self) {
             try shop.send("next", ["name": "A\u{200B}da", "street": "1 Loop Rd", "city": "Turin"])
         }

@@ -17,6 +17,17 @@ struct ShopHarness {
         tree = try Shop.navigation.start(platform: .phone, environment: Shop.environment(connection: connection, now: now))
     }
 
+    /// A shop with one product in the cart and the checkout sheet open.
+    static func atCheckout() throws -> ShopHarness {
+        var shop = try ShopHarness()
+        for (event, payload) in [("start", JSONValue.null), ("openProduct", ["productId": 5]), ("addToCart", .null),
+            ("openCart", .null), ("checkout", .null)]
+        {
+            try shop.send(event, payload)
+        }
+        return shop
+    }
+
     /// Sends `event` from the top screen.
     mutating func send(_ event: String, _ payload: JSONValue = .null) throws {
         now += 1
