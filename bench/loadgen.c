@@ -7,11 +7,14 @@
  *            event valid for the State that session last received (open a post, open its author,
  *            back, back, switch tab, switch back); a connection serves its own sessions in turn
  *   touch    GET each session of SESSIONS_FILE once (first touch after a restart)
+ *   first    POST `logIn` from the first-run screen `s1` of each session of SESSIONS_FILE once
+ *            (the first event of a stored session: it is restored, and past a cap another leaves)
  *
  * usage: loadgen MODE PORT CONNECTIONS SECONDS THREADS ARG...
  *   fixed:    ARG = PATH BODY_FILE
  *   navigate: ARG = SESSIONS_FILE POST_ID USER_ID   (lines: "id token top topName")
- *   touch:    ARG = SESSIONS_FILE                   (lines: "id token")  */
+ *   touch:    ARG = SESSIONS_FILE                   (lines: "id token")
+ *   first:    ARG = SESSIONS_FILE                   (lines: "id token")  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -100,8 +103,16 @@ static int prepare(Connection *c) {
         pthread_mutex_unlock(&touch_lock);
         if (index < 0) return 0;
         c->session = &sessions[index];
-        c->out_len = (size_t)snprintf(c->out, sizeof c->out,
-            "GET /v1/sessions/%s HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer %s\r\n\r\n", c->session->id, c->session->token);
+        if (!strcmp(mode, "first")) {
+            static const char body[] = "{\"screen\":\"s1\",\"event\":\"logIn\"}";
+            c->out_len = (size_t)snprintf(c->out, sizeof c->out,
+                "POST /v1/sessions/%s/events HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer %s\r\n"
+                "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                c->session->id, c->session->token, sizeof body - 1, body);
+        } else {
+            c->out_len = (size_t)snprintf(c->out, sizeof c->out,
+                "GET /v1/sessions/%s HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer %s\r\n\r\n", c->session->id, c->session->token);
+        }
     }
     c->out_sent = 0;
     c->started = now();
@@ -223,7 +234,8 @@ int main(int argc, char **argv) {
     int connections = atoi(argv[3]); seconds = atoi(argv[4]); total_threads = atoi(argv[5]);
     if (!strcmp(mode, "fixed")) { path = argv[6]; fixed_body = read_file(argv[7], &fixed_len); }
     else { read_sessions(argv[6]); if (argc > 8) { post_id = atoi(argv[7]); user_id = atoi(argv[8]); } }
-    if (!strcmp(mode, "touch") && connections > session_count) connections = session_count;
+    int once = !strcmp(mode, "touch") || !strcmp(mode, "first");  /* each session once, then done */
+    if (once && connections > session_count) connections = session_count;
 
     Worker *workers = calloc((size_t)total_threads, sizeof *workers);
     Connection *all = calloc((size_t)connections, sizeof *all);
@@ -244,7 +256,7 @@ int main(int argc, char **argv) {
         workers[t].histogram = calloc(BUCKETS, sizeof(uint64_t));
         pthread_create(&threads[t], NULL, run, &workers[t]);
     }
-    if (strcmp(mode, "touch") != 0) { sleep((unsigned)seconds); stop = 1; }
+    if (!once) { sleep((unsigned)seconds); stop = 1; }
     for (int t = 0; t < total_threads; t++) pthread_join(threads[t], NULL);
     double elapsed = now() - start;
 

@@ -25,6 +25,8 @@ def parse():
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--cold", type=int, default=1_000_000)
     parser.add_argument("--resident", type=int, default=100_000)
+    parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
+    parser.add_argument("--only", choices=["eviction"], help="run one section only")
     return parser.parse_args()
 
 
@@ -145,12 +147,54 @@ def first_200(port, timeout=30):
     raise RuntimeError("no 200")
 
 
+def eviction(work, options, template):
+    """The first event (`logIn`) of every one of `--capped` stored sessions, in random order, with
+    the resident cap at half of them (each event restores a session and evicts another) and with
+    no cap; the ratio shows whether eviction costs a cliff. Each run starts from the seeded file."""
+    database = os.path.join(work, "capped.sqlite")
+    subprocess.check_call([SERVER, "migrate", "--database", database, "--log-level", "error"])
+    subprocess.check_call([os.path.join(BUILD, "seed"), database, str(options.capped), template])
+    touch = os.path.join(work, "capped.txt")
+    with open(touch, "w") as f:
+        for n in random.sample(range(options.capped), options.capped):
+            f.write(f"cold{n} cold-token-{n}\n")
+    result = {}
+    for name, cap in (("capped", options.capped // 2), ("uncapped", options.capped * 2)):
+        run = os.path.join(work, f"capped-{name}.sqlite")
+        shutil.copyfile(database, run)
+        server = Server(run, "--max-resident-sessions", str(cap))
+        result[name] = loadgen("first", server.port, options.connections, 0, 1, touch)
+        server.stop()
+    return result
+
+
+def snapshot_template(work):
+    """A first-run snapshot, from a session the server itself creates."""
+    database = os.path.join(work, "template.sqlite")
+    server = Server(database)
+    request(server.base, "POST", "/v1/sessions", {})
+    server.stop()
+    template = os.path.join(work, "template.bin")
+    db = sqlite3.connect(database)
+    with open(template, "wb") as f:
+        f.write(db.execute("SELECT snapshot FROM sessions LIMIT 1").fetchone()[0])
+    db.close()
+    return template
+
+
 def main():
     options = parse()
     compile_tools()
     work = tempfile.mkdtemp(prefix="coordinatord-bench-")
     results = {}
     threads = str(os.cpu_count())
+    if options.only == "eviction":
+        try:
+            results["eviction"] = eviction(work, options, snapshot_template(work))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        print_eviction(results["eviction"])
+        return
     try:
         # 1. Baseline, with our load generator and with wrk.
         body = os.path.join(work, "event.json")
@@ -225,12 +269,23 @@ def main():
         results["cold_touch"] = loadgen("touch", server.port, options.connections, 0, 1, touch)
         server.stop()
 
+        # 7. Eviction: no cliff at the resident cap.
+        results["eviction"] = eviction(work, options, template)
+
         # 6. Core.
         results["core"] = json.loads(subprocess.check_output([CORE], text=True))
         results["app"] = json.loads(subprocess.check_output([APP, os.path.join(ROOT, "migrations")], text=True))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
+
+
+def print_eviction(e):
+    ratio = e["capped"]["rps"] / e["uncapped"]["rps"] if e["uncapped"]["rps"] else 0
+    print(f"eviction: first events of {e['capped']['requests']} stored sessions, random order "
+          f"({e['capped']['non2xx'] + e['uncapped']['non2xx']} non-2xx): "
+          f"capped at half {e['capped']['rps']:.0f}/s (p99 {e['capped']['p99_ms']:.2f} ms), "
+          f"uncapped {e['uncapped']['rps']:.0f}/s (p99 {e['uncapped']['p99_ms']:.2f} ms); ratio {ratio:.2f} (target >= 0.9)")
 
 
 def report(r, options):
@@ -265,6 +320,7 @@ def report(r, options):
     runs = lambda values: ", ".join(f"{value:,.0f}" for value in values)
     print(f"\n(baseline requests/s, each run: our generator {runs(r['generator_runs'])}; wrk {runs(r.get('wrk_runs', []))})")
     print(f"(setup: {r['setup_seconds']:.0f} s to sign in {options.sessions} sessions; seeding {options.cold:,} sessions took {r['seed_seconds']:.0f} s)")
+    print_eviction(r["eviction"])
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ struct Serve: AppCommand {
         logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
         let drained = await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         sweeper?.cancel()
+        await application.sessions.flushExpiries()
         application.passwords.close()
         await database.close()
         logger.info("stopped", metadata: ["drained": "\(drained)"])

@@ -13,7 +13,6 @@ final class ResidentSession: Sendable {
         var expiresAt: Int64
         /// The expiry the database holds (reads move `expiresAt` in memory only).
         var storedExpiresAt: Int64
-        var lastUsed: UInt64
         /// `expiresAt` moved in memory (a read) and is not yet stored.
         var touched = false
         /// This copy left memory (its store row changed underneath, or the session ended):
@@ -27,7 +26,6 @@ final class ResidentSession: Sendable {
             self.tokenHash = tokenHash
             self.expiresAt = expiresAt
             self.storedExpiresAt = expiresAt
-            self.lastUsed = 0
         }
     }
 

@@ -3,15 +3,55 @@ import Synchronization
 /// The resident sessions, by id and by token hash, capped in number: past the cap the least
 /// recently used sessions that no request uses leave memory (never the database).
 ///
-/// Every session handed out is pinned (`ResidentSession.pins`, raised under this cache's lock)
-/// until its request calls `release`, so a session is never evicted between a request's
-/// authentication and its lock, and no session is ever resident twice.
+/// Recency is an intrusive list, most recent first: a use moves a session to the front and
+/// eviction takes from the back, each in constant time, so reaching the cap costs no sort and
+/// no pause. Every session handed out is pinned (`ResidentSession.pins`, raised under this
+/// cache's lock) until its request calls `release`, so a session is never evicted between a
+/// request's authentication and its lock, and no session is ever resident twice. A session
+/// found in use at the back is moved to the front (a second chance) rather than evicted.
 final class SessionCache: Sendable {
+    /// A resident session's place in the recency list; only touched under the cache's lock.
+    private final class Node {
+        let session: ResidentSession
+        var newer: Node?
+        var older: Node?
+
+        init(_ session: ResidentSession) { self.session = session }
+    }
+
     private struct Storage {
-        var sessions: [String: ResidentSession] = [:]
+        var nodes: [String: Node] = [:]
         var idsByToken: [[UInt8]: String] = [:]
-        var clock: UInt64 = 0
+        var newest: Node?
+        var oldest: Node?
         var evictions = 0
+
+        mutating func pushNewest(_ node: Node) {
+            node.older = newest
+            node.newer = nil
+            newest?.newer = node
+            newest = node
+            if oldest == nil { oldest = node }
+        }
+
+        mutating func unlink(_ node: Node) {
+            if let newer = node.newer { newer.older = node.older } else { newest = node.older }
+            if let older = node.older { older.newer = node.newer } else { oldest = node.newer }
+            node.newer = nil
+            node.older = nil
+        }
+
+        mutating func touch(_ node: Node) {
+            guard newest !== node else { return }
+            unlink(node)
+            pushNewest(node)
+        }
+
+        mutating func remove(_ node: Node) {
+            unlink(node)
+            nodes[node.session.id] = nil
+            idsByToken[node.session.current.tokenHash] = nil
+        }
     }
 
     let capacity: Int
@@ -21,7 +61,7 @@ final class SessionCache: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    var count: Int { storage.withLock { $0.sessions.count } }
+    var count: Int { storage.withLock { $0.nodes.count } }
 
     /// Sessions evicted so far.
     var evictions: Int { storage.withLock { $0.evictions } }
@@ -29,12 +69,10 @@ final class SessionCache: Sendable {
     /// The resident session `id`, marked as just used and pinned; the caller must `release` it.
     func checkOut(_ id: String) -> ResidentSession? {
         storage.withLock { storage in
-            guard let session = storage.sessions[id] else { return nil }
-            storage.clock += 1
-            let tick = storage.clock
-            session.update { $0.lastUsed = tick }
-            session.pins.add(1, ordering: .acquiring)
-            return session
+            guard let node = storage.nodes[id] else { return nil }
+            storage.touch(node)
+            node.session.pins.add(1, ordering: .acquiring)
+            return node.session
         }
     }
 
@@ -47,17 +85,16 @@ final class SessionCache: Sendable {
     /// pinned (the caller must `release` it), and the sessions evicted to stay under the cap.
     func insert(_ session: ResidentSession) -> (resident: ResidentSession, evicted: [ResidentSession]) {
         storage.withLock { storage in
-            storage.clock += 1
-            let tick = storage.clock
-            if let existing = storage.sessions[session.id] {
-                existing.update { $0.lastUsed = tick }
-                existing.pins.add(1, ordering: .acquiring)
-                return (existing, [])
+            if let existing = storage.nodes[session.id] {
+                storage.touch(existing)
+                existing.session.pins.add(1, ordering: .acquiring)
+                return (existing.session, [])
             }
-            session.update { $0.lastUsed = tick }
             session.pins.add(1, ordering: .acquiring)
-            storage.sessions[session.id] = session
+            let node = Node(session)
+            storage.nodes[session.id] = node
             storage.idsByToken[session.current.tokenHash] = session.id
+            storage.pushNewest(node)
             return (session, Self.evict(&storage, capacity: capacity))
         }
     }
@@ -73,32 +110,38 @@ final class SessionCache: Sendable {
     /// Forgets `session` if it is the one resident under its id.
     func remove(_ session: ResidentSession) {
         storage.withLock { storage in
-            guard storage.sessions[session.id] === session else { return }
-            storage.sessions[session.id] = nil
-            storage.idsByToken[session.current.tokenHash] = nil
+            guard let node = storage.nodes[session.id], node.session === session else { return }
+            storage.remove(node)
         }
     }
 
     /// Every resident session (for the sweeper).
-    var all: [ResidentSession] { storage.withLock { Array($0.sessions.values) } }
+    var all: [ResidentSession] { storage.withLock { $0.nodes.values.map(\.session) } }
 
     /// Resident sessions signed in as one of `users`.
     func sessions(ofUsers users: Set<Int64>) -> [ResidentSession] {
         storage.withLock { storage in
-            storage.sessions.values.filter { session in session.current.tree.user.map { users.contains($0.id) } ?? false }
+            storage.nodes.values.map(\.session).filter { session in
+                session.current.tree.user.map { users.contains($0.id) } ?? false
+            }
         }
     }
 
-    /// Drops the least recently used sessions that no request uses, down to 90% of the cap
-    /// (so eviction is amortised, not paid on every insert).
+    /// Evicts from the back of the recency list down to the cap: constant time per session.
+    /// Sessions in use move to the front instead; if every session is in use, the cache stays
+    /// over its cap until some are released (each look is bounded by the number resident).
     private static func evict(_ storage: inout Storage, capacity: Int) -> [ResidentSession] {
-        guard storage.sessions.count > capacity else { return [] }
-        let target = capacity - capacity / 10
-        let idle = storage.sessions.values.filter { !$0.isInUse }.sorted { $0.current.lastUsed < $1.current.lastUsed }
-        let evicted = Array(idle.prefix(max(0, storage.sessions.count - target)))
-        for session in evicted {
-            storage.sessions[session.id] = nil
-            storage.idsByToken[session.current.tokenHash] = nil
+        var evicted: [ResidentSession] = []
+        var looked = 0
+        let resident = storage.nodes.count
+        while storage.nodes.count > capacity, looked < resident, let candidate = storage.oldest {
+            looked += 1
+            if candidate.session.isInUse {
+                storage.touch(candidate)
+            } else {
+                storage.remove(candidate)
+                evicted.append(candidate.session)
+            }
         }
         storage.evictions += evicted.count
         return evicted

@@ -6,6 +6,7 @@ extension SessionService {
     /// periodically (`startSweeping`); tests call it directly, with a manual clock.
     package func sweep() async {
         let now = now()
+        await flushPendingTouches()
         await flushTouches(cache.all)
         let keysBefore = now - configuration.idempotencyRetentionSeconds
         do {
@@ -19,6 +20,12 @@ extension SessionService {
         }
     }
 
+    /// Writes every expiry that reads moved and that is not stored yet (on shutdown).
+    package func flushExpiries() async {
+        await flushPendingTouches()
+        await flushTouches(cache.all)
+    }
+
     /// Sweeps every `interval` until the task is cancelled.
     package func startSweeping(every interval: Duration) -> Task<Void, Never> {
         Task { [self] in
@@ -27,6 +34,22 @@ extension SessionService {
                 if Task.isCancelled { break }
                 await sweep()
             }
+        }
+    }
+
+    /// Writes the pending expiries of sessions that left memory, in one commit; a failed write
+    /// is logged and they stay pending.
+    func flushPendingTouches() async {
+        let pending = pendingTouches.takeAll()
+        guard !pending.isEmpty else { return }
+        let now = now()
+        do {
+            try await write { connection in
+                for (id, expiresAt) in pending { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+            }
+        } catch {
+            logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(pending.count)"])
+            pendingTouches.restore(pending)
         }
     }
 

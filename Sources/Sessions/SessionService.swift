@@ -20,6 +20,7 @@ package final class SessionService: Sendable {
     let configuration: SessionConfiguration
     let cache: SessionCache
     let idempotency = IdempotencyGate()
+    let pendingTouches = PendingTouches()
     let logger: Logger
 
     package init(
@@ -120,9 +121,13 @@ package final class SessionService: Sendable {
         } catch {
             (tree, version) = try await fallBack(row, reason: error)
         }
-        return await admit(
-            ResidentSession(
-                id: id, state: .init(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt)))
+        var state = ResidentSession.State(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt)
+        if let pending = pendingTouches.expiry(of: id), pending > state.expiresAt {
+            // A read moved the expiry before the session left memory, and it is not stored yet.
+            state.expiresAt = pending
+            state.touched = true
+        }
+        return await admit(ResidentSession(id: id, state: state))
     }
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
@@ -149,11 +154,11 @@ package final class SessionService: Sendable {
         return (result.0, result.1)
     }
 
-    /// Makes `session` resident (pinned) unless another copy already is; stores what evicted
-    /// sessions' reads moved.
+    /// Makes `session` resident (pinned) unless another copy already is. What evicted sessions'
+    /// reads moved joins the pending expiries, written once a batch is due.
     private func admit(_ session: ResidentSession) async -> ResidentSession {
         let (resident, evicted) = cache.insert(session)
-        if !evicted.isEmpty { await flushTouches(evicted) }
+        if pendingTouches.add(evicted) { await flushPendingTouches() }
         return resident
     }
 

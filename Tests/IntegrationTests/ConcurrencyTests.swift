@@ -131,6 +131,22 @@ import Testing
         #expect(scopes == ["core/1", "core/2", "sample/3", "sample/4", "core/5", "core/6", "sample/7"])
     }
 
+    /// A read moves a session's expiry in memory; evicted before that is stored, the session
+    /// keeps it: the sweep writes pending expiries before it deletes anything.
+    @Test func aReadExtendedSessionEvictedFromMemoryIsNotSweptEarly() async throws {
+        let server = try await ServerProcess.start(
+            arguments: ["--test-hooks", "--session-idle-timeout", "600", "--max-resident-sessions", "1"])
+        var reader = try await SessionClient.create(port: server.port)
+        try await server.advanceClock(seconds: 300)
+        #expect(try await reader.refresh().status == 200)  // expires at 900 now, in memory only
+        _ = try await SessionClient.create(port: server.port)  // evicts the reader
+        try await server.advanceClock(seconds: 400)  // 700: past its first expiry (600), not the moved one
+        try await server.sweep()
+        #expect(try await reader.refresh().status == 200)
+        try await server.advanceClock(seconds: 900)
+        #expect(try await reader.refresh().status == 401)
+    }
+
     @Test func residentCapEvictsFromMemoryNotFromTheDatabase() async throws {
         let server = try await ServerProcess.start(arguments: ["--max-resident-sessions", "5"])
         var clients: [SessionClient] = []
