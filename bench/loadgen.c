@@ -10,6 +10,10 @@
  *   first    POST `logIn` from the first-run screen `s1` of each session of SESSIONS_FILE once
  *            (the first event of a stored session: it is restored, and past a cap another leaves)
  *
+ * With LOADGEN_RATE=R in the environment the load is open-loop: all connections together send
+ * R requests a second on a fixed schedule, and each latency counts from the request's scheduled
+ * time, so time spent queued behind a slow answer is counted (no coordinated omission).
+ *
  * usage: loadgen MODE PORT CONNECTIONS SECONDS THREADS ARG...
  *   fixed:    ARG = PATH BODY_FILE
  *   navigate: ARG = SESSIONS_FILE POST_ID USER_ID   (lines: "id token top topName")
@@ -39,6 +43,7 @@ typedef struct { char id[64]; char token[96]; char top[32]; char name[48]; int p
 typedef struct {
     int fd; char *in; size_t used; char out[4096]; size_t out_len, out_sent;
     double started; Session *session; int next_session; int *sessions; int session_count;
+    double due; int waiting;  /* open loop: when the next request is scheduled, and whether it waits for it */
 } Connection;
 
 typedef struct {
@@ -46,6 +51,8 @@ typedef struct {
     double max_latency;
 } Worker;
 
+static double interval;  /* open loop: seconds between one connection's scheduled requests; 0 = closed loop */
+static int total_connections;
 static const char *mode; static int port, seconds, total_threads; static char *path, *fixed_body; static size_t fixed_len;
 static Session *sessions; static int session_count, post_id, user_id; static volatile int stop;
 static int touch_next; static pthread_mutex_t touch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -153,21 +160,56 @@ static int complete(Connection *c, int *status, size_t *consumed, char **body) {
     return 1;
 }
 
+static void send_all(Worker *w, Connection *c) {
+    size_t sent = 0;
+    while (sent < c->out_len) {
+        ssize_t s = send(c->fd, c->out + sent, c->out_len - sent, MSG_NOSIGNAL);
+        if (s <= 0) { w->errors++; break; }
+        sent += (size_t)s;
+    }
+}
+
+/* Open loop: sends every waiting connection's request whose scheduled time has come, timed
+ * from that time; returns the milliseconds until the next one is due (at most 100). */
+static int send_due(Worker *w, int epoll, int *active) {
+    double t = now(), next = t + 0.1;
+    for (int i = 0; i < w->connections; i++) {
+        Connection *c = &w->conns[i];
+        if (!c->waiting) continue;
+        if (stop) { c->waiting = 0; epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL); (*active)--; continue; }
+        if (c->due > t) { if (c->due < next) next = c->due; continue; }
+        c->waiting = 0;
+        if (!prepare(c)) { epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL); (*active)--; continue; }
+        c->started = c->due;
+        c->due += interval;
+        send_all(w, c);
+    }
+    return (int)((next - t) * 1000) + 1;
+}
+
 static void *run(void *argument) {
     Worker *w = argument;
     int epoll = epoll_create1(0);
+    double start = now();
     for (int i = 0; i < w->connections; i++) {
         Connection *c = &w->conns[i];
         c->fd = open_connection();
         c->in = malloc(BUFFER + 1);
         struct epoll_event event = { .events = EPOLLIN, .data.ptr = c };
         epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event);
-        if (prepare(c)) { ssize_t n = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL); c->out_sent = n > 0 ? (size_t)n : 0; }
+        if (interval > 0) {  /* stagger the connections over one interval */
+            c->due = start + interval * (w->index + (double)i * total_threads) / total_connections;
+            c->waiting = 1;
+        } else if (prepare(c)) {
+            ssize_t n = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL); c->out_sent = n > 0 ? (size_t)n : 0;
+        }
     }
     struct epoll_event events[64];
     int active = w->connections;
     while (active > 0) {  /* after `stop`, each connection still reads the answer it awaits */
-        int ready = epoll_wait(epoll, events, 64, 100);
+        int timeout = interval > 0 ? send_due(w, epoll, &active) : 100;
+        if (active <= 0) break;
+        int ready = epoll_wait(epoll, events, 64, timeout);
         for (int i = 0; i < ready; i++) {
             Connection *c = events[i].data.ptr;
             ssize_t n = recv(c->fd, c->in + c->used, BUFFER - c->used, 0);
@@ -190,13 +232,9 @@ static void *run(void *argument) {
             }
             memmove(c->in, c->in + consumed, c->used - consumed);
             c->used -= consumed;
+            if (interval > 0 && !stop) { c->waiting = 1; continue; }  /* the next one goes at its time */
             if (stop || !prepare(c)) { epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL); active--; continue; }
-            size_t sent = 0;
-            while (sent < c->out_len) {
-                ssize_t s = send(c->fd, c->out + sent, c->out_len - sent, MSG_NOSIGNAL);
-                if (s <= 0) { w->errors++; break; }
-                sent += (size_t)s;
-            }
+            send_all(w, c);
         }
     }
     return NULL;
@@ -236,6 +274,9 @@ int main(int argc, char **argv) {
     else { read_sessions(argv[6]); if (argc > 8) { post_id = atoi(argv[7]); user_id = atoi(argv[8]); } }
     int once = !strcmp(mode, "touch") || !strcmp(mode, "first");  /* each session once, then done */
     if (once && connections > session_count) connections = session_count;
+    total_connections = connections;
+    double rate = getenv("LOADGEN_RATE") ? atof(getenv("LOADGEN_RATE")) : 0;
+    if (rate > 0) interval = connections / rate;
 
     Worker *workers = calloc((size_t)total_threads, sizeof *workers);
     Connection *all = calloc((size_t)connections, sizeof *all);
