@@ -13,7 +13,7 @@ let package = Package(
         // Its modules are what an app author imports: the runtime, the store for the app's
         // models, password work, and the session service's environment types.
         .library(
-            name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "SQLiteStore", "Secrets", "Sessions"]),
+            name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,20 +33,26 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]),
 
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
+
+        .target(name: "Store"),
+        .target(name: "SQLiteStore", dependencies: ["Store", "CSQLite"]),
+        .target(name: "PostgresStore", dependencies: ["Store", "CPostgres"]),
         .target(name: "Secrets", dependencies: ["CSodium"]),
         .target(name: "Navigation"),
         .target(
             name: "Sessions",
             dependencies: [
-                "HTTPServer", "SQLiteStore", "Secrets", "Navigation",
+                "HTTPServer", "Store", "Secrets", "Navigation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "CoordinatorServer",
             dependencies: [
-                "HTTPServer", "SQLiteStore", "Secrets", "Navigation", "Sessions",
+                "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -55,26 +61,26 @@ let package = Package(
         .target(
             name: "SampleApp",
             dependencies: [
-                "Navigation", "SQLiteStore", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
+                "Navigation", "Store", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
             ],
             resources: [.copy("Migrations")]),
         .executableTarget(name: "coordinatord", dependencies: ["CoordinatorServer", "SampleApp"]),
 
         .executableTarget(name: "CoreBench", dependencies: ["Navigation"]),
-        .executableTarget(name: "AppBench", dependencies: ["Navigation", "SQLiteStore", "SampleApp", "Secrets"]),
+        .executableTarget(name: "AppBench", dependencies: ["Navigation", "Store", "SQLiteStore", "SampleApp", "Secrets"]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "SQLiteStore", "Secrets"]),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
-                "Sessions", "Navigation", "SQLiteStore", "Secrets", .product(name: "Logging", package: "swift-log"),
+                "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SQLiteStore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

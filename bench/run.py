@@ -300,7 +300,7 @@ def main():
 
         # 6. Core.
         results["core"] = json.loads(subprocess.check_output([CORE], text=True))
-        results["app"] = json.loads(subprocess.check_output([APP, os.path.join(ROOT, "migrations")], text=True))
+        results["app"] = json.loads(subprocess.check_output([APP, os.path.join(ROOT, "migrations", "sqlite")], text=True))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)

@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import SQLiteStore
+import Store
 import SampleApp
 import Secrets
 
@@ -10,8 +11,8 @@ import Secrets
 
 let arguments = CommandLine.arguments
 let iterations = arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000
-let connection = try Connection(path: ":memory:")
-try Migrator(migrations: Migration.load(directory: arguments[1]) + SampleApp.migrations()).migrate(connection)
+let connection = try SQLiteConnection(path: ":memory:")
+try Migrator(migrations: Migration.load(directory: arguments[1]) + SampleApp.migrations(for: .sqlite)).migrate(connection)
 let hasher = PasswordHasher(operations: 1, memoryBytes: 8 * 1024)
 let services = try SampleAppServices(hasher: hasher)
 let passwords = PreparedPasswords(hasher: hasher)

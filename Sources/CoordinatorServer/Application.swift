@@ -2,22 +2,22 @@ import Foundation
 import HTTPServer
 import Logging
 import Prometheus
-import SQLiteStore
+import Store
 import Secrets
 import Sessions
 
 /// The service wired together: the database, the app's sessions, and every route.
 struct Application {
-    let database: Database
+    let store: any Store
     let sessions: SessionService
     let passwords: PasswordHashPool
     let router: Router
 
     init(_ app: ServedApp, _ options: Serve, registry: PrometheusCollectorRegistry, logger: Logger) throws {
-        let migrations = try options.databaseOptions.allMigrations(app)
-        try DataFolder.create(for: options.databaseOptions.database)
-        database = try Database(
-            path: options.databaseOptions.database, migrations: migrations, maxPageCount: options.maxDatabasePages)
+        let databaseOptions = options.databaseOptions
+        store = try DatabaseLocation(databaseOptions.database).open(
+            migrations: databaseOptions.allMigrations(app), maxPageCount: options.maxDatabasePages,
+            poolSize: databaseOptions.databasePoolSize)
 
         let hasher = PasswordHasher(
             operations: options.passwordIterations, memoryBytes: options.passwordMemoryMib * 1024 * 1024)
@@ -27,10 +27,10 @@ struct Application {
             AppStartup(passwordHasher: passwords.hasher, environment: ProcessEnvironment.current))
         let clock: ServiceClock = options.testHooks ? .manual() : .system
         sessions = SessionService(
-            app: app.navigation, database: database, passwords: passwords,
+            app: app.navigation, store: store, passwords: passwords,
             configuration: SessionConfiguration(
                 idleTimeoutSeconds: options.sessionIdleTimeout, maxResidentSessions: options.maxResidentSessions,
-                instance: options.instance, maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
+                maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
                 maxSnapshotBytes: options.maxSnapshotBytes, clock: clock),
             logger: logger, environment: makeEnvironment)
 
@@ -42,7 +42,7 @@ struct Application {
                     "error": "\(error)",
                 ])
         }
-        OperationsRoutes(database: database, sessions: sessions, passwords: passwords, registry: registry)
+        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry)
             .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
         if options.testHooks {

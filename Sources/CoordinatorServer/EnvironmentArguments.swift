@@ -7,7 +7,7 @@ enum EnvironmentArguments {
         "host", "port", "database", "migrations", "log-level", "log-format", "max-body-bytes", "connection-limit",
         "per-address-connection-limit", "idle-timeout", "header-timeout", "request-timeout", "max-query-arguments",
         "connection-memory-bytes", "trusted-proxy", "threads", "shutdown-grace", "max-resident-sessions",
-        "session-idle-timeout", "sweep-interval", "max-snapshot-bytes", "max-idempotency-keys", "instance",
+        "session-idle-timeout", "sweep-interval", "max-snapshot-bytes", "max-idempotency-keys",
         "password-memory-mib", "password-iterations", "hash-concurrency", "max-queued-hashes",
         "registrations-per-minute", "max-database-pages",
     ]

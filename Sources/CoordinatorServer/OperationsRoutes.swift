@@ -1,20 +1,20 @@
 import Foundation
 import HTTPServer
 import Prometheus
-import SQLiteStore
+import Store
 import Secrets
 import Sessions
 
 /// `GET /healthz` and `GET /metrics`.
 struct OperationsRoutes {
-    let database: Database
+    let store: any Store
     let sessions: SessionService
     let passwords: PasswordHashPool
     let registry: PrometheusCollectorRegistry
 
     func register(in router: inout Router) {
-        router.get("/healthz") { [database] _ in
-            if let problem = await database.healthProblem() {
+        router.get("/healthz") { [store] _ in
+            if let problem = await store.healthProblem() {
                 throw Problem(status: 503, detail: "Unhealthy: \(problem).")
             }
             return .json(["status": "ok"])
@@ -28,11 +28,7 @@ struct OperationsRoutes {
 
     /// What is read off the service's parts at scrape time, rather than counted as it happens.
     private func serviceMetrics() -> String {
-        let writer = database.writer.statistics
         let pool = passwords.statistics
-        let bytes = [database.path, database.path + "-wal"].reduce(0) { total, path in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-        }
         return [
             MetricsText.family(
                 "coordinatord_build_info", "gauge", "The running build.",
@@ -41,10 +37,6 @@ struct OperationsRoutes {
             MetricsText.sample(
                 "coordinatord_session_evictions_total", "counter", "Sessions evicted from memory (not from the store).",
                 sessions.evictionCount),
-            MetricsText.sample("coordinatord_commits_total", "counter", "Group commits of the SQLite writer.", writer.batches),
-            MetricsText.sample(
-                "coordinatord_committed_writes_total", "counter", "Writes committed, each in its own savepoint.", writer.writes),
-            MetricsText.sample("coordinatord_writer_queue_depth", "gauge", "Writes waiting for the writer.", writer.pending),
             MetricsText.sample(
                 "coordinatord_password_queue_depth", "gauge", "Password hashes waiting for a hashing thread.", pool.waiting),
             MetricsText.sample(
@@ -56,9 +48,8 @@ struct OperationsRoutes {
                 "coordinatord_password_queue_wait_seconds_total", "counter",
                 "Seconds password hashes waited for a thread, summed.",
                 "coordinatord_password_queue_wait_seconds_total \(pool.waitSeconds)"),
-            MetricsText.sample(
-                "coordinatord_database_bytes", "gauge", "Bytes of the SQLite database file and its WAL.", bytes),
         ].joined()
+            + store.metrics().map { MetricsText.family($0.name, $0.type, $0.help, "\($0.name) \($0.value)") }.joined()
     }
 }
 

@@ -13,6 +13,6 @@ struct Routes: AppCommand {
         let options = try Serve.parse(["--database", folder.appendingPathComponent("routes.sqlite").path])
         let application = try Application(app, options, registry: PrometheusCollectorRegistry(), logger: Logger(label: "routes"))
         for route in application.router.routes { print("\(route.method) \(route.pattern)") }
-        await application.database.close()
+        await application.store.close()
     }
 }

@@ -4,7 +4,6 @@ import HTTPServer
 import Logging
 import Metrics
 import Prometheus
-import SQLiteStore
 import Secrets
 import Sessions
 
@@ -31,12 +30,11 @@ struct Serve: AppCommand {
     @Option(help: "Seconds between sweeps of expired sessions.") var sweepInterval = 60
     @Option(help: "Bytes a session's stored state may take.") var maxSnapshotBytes = 128 * 1024
     @Option(help: "Answers kept per session for Idempotency-Key replays.") var maxIdempotencyKeys = 64
-    @Option(help: "Prefix of new session ids, for a proxy routing several instances.") var instance = ""
     @Option(help: "Argon2id memory per password hash in MiB (at least OWASP's 19).") var passwordMemoryMib = 19
     @Option(help: "Argon2id passes per password hash (at least OWASP's 2).") var passwordIterations = 2
     @Option(help: "Password hashes computed at once.") var hashConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     @Option(help: "Password hashes that may wait; past that, 503 with Retry-After.") var maxQueuedHashes = 32
-    @Option(help: "Largest database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
+    @Option(help: "Largest SQLite database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var logOptions: LogOptions
@@ -54,7 +52,7 @@ struct Serve: AppCommand {
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
         let application = try StartupError.explain { try Application(app, self, registry: registry, logger: logger) }
-        let database = application.database
+        let store = application.store
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
         let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))
 
@@ -68,7 +66,7 @@ struct Serve: AppCommand {
                     trustedProxies: TrustedProxies(trustedProxy), threads: threads),
                 responder: ObservedResponder(router: application.router, logger: logger))
         }
-        logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(database.path)"])
+        logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(store.location)"])
         // Tests and scripts read this line to learn the port picked for --port 0.
         FileHandle.standardOutput.write(Data("\(app.name) listening on http://\(host):\(server.port)\n".utf8))
 
@@ -78,7 +76,7 @@ struct Serve: AppCommand {
         sweeper?.cancel()
         await application.sessions.flushExpiries()
         application.passwords.close()
-        await database.close()
+        await store.close()
         logger.info("stopped", metadata: ["drained": "\(drained)"])
     }
 }

@@ -1,5 +1,5 @@
 import Navigation
-import SQLiteStore
+import Store
 import Secrets
 import Sessions
 
@@ -13,19 +13,21 @@ public struct ServedApp: Sendable {
     public let name: String
     /// The screens and coordinators it runs.
     public let navigation: NavigationApp
-    /// The app's migrations (their scope is `name`), applied after coordinatord's own.
-    public let migrations: @Sendable () throws -> [Migration]
+    /// The app's migrations for a dialect (their scope is `name`), applied after coordinatord's own.
+    public let migrations: @Sendable (SQLDialect) throws -> [Migration]
     /// Builds, at start, what makes each event's environment.
     public let environment: EnvironmentSetup
 
     /// - Parameters:
     ///   - name: the app's name; its migrations are recorded under it (letters, digits, `-`).
     ///   - navigation: the app's screens and coordinators.
-    ///   - migrations: loads the app's migrations (see `Migration.load(directory:scope:)`).
+    ///   - migrations: loads the app's migrations for the database's dialect (see
+    ///     `Migration.load(from:folder:scope:dialect:)`); an app that ships no migrations for a
+    ///     dialect throws, and the server refuses to start on that database.
     ///   - environment: called once at start; returns what builds each event's environment,
     ///     with the app's models bound to the connection the event commits on.
     public init(
-        name: String, navigation: NavigationApp, migrations: @escaping @Sendable () throws -> [Migration],
+        name: String, navigation: NavigationApp, migrations: @escaping @Sendable (SQLDialect) throws -> [Migration],
         environment: @escaping EnvironmentSetup
     ) {
         self.name = name

@@ -1,23 +1,31 @@
 import ArgumentParser
 import Logging
-import SQLiteStore
+import Store
 
 /// Where the database and its migrations are.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "Path of the SQLite database file; its folder is created if missing.")
+    @Option(
+        help: "Path of the SQLite database file (its folder is created if missing), or a postgresql:// URL of a database that several nodes share.")
     var database = "./data/coordinatord.sqlite"
 
-    @Option(help: "Folder of coordinatord's own NNNN_name.sql migrations (found next to the binary when omitted).")
+    @Option(
+        help: "Folder of coordinatord's own migrations: a sqlite and a postgresql folder of NNNN_name.sql files (found next to the binary when omitted).")
     var migrations: String?
 
-    /// coordinatord's own migrations, then the app's.
+    @Option(help: "PostgreSQL connections this node keeps at most.")
+    var databasePoolSize = 8
+
+    /// The SQL the chosen database speaks.
+    var dialect: SQLDialect { DatabaseLocation(database).dialect }
+
+    /// coordinatord's own migrations, then the app's, for the chosen database.
     func allMigrations(_ app: ServedApp) throws -> [Migration] {
         let folder = try AssetLocator.locate("migrations", explicit: migrations)
-        let appMigrations = try app.migrations()
+        let appMigrations = try app.migrations(dialect)
         if let foreign = appMigrations.first(where: { $0.scope != app.name }) {
             throw MigrationError(description: "the app \(app.name) has a migration of scope \(foreign.scope)")
         }
-        return try Migration.load(directory: folder) + appMigrations
+        return try Migration.load(directory: folder + "/" + dialect.rawValue) + appMigrations
     }
 }
 

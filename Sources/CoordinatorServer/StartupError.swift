@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPServer
 import SQLiteStore
+import Store
 
 /// A start-up failure told in one line: what went wrong, and what to do about it.
 struct StartupError: Error, CustomStringConvertible {
@@ -17,6 +18,10 @@ struct StartupError: Error, CustomStringConvertible {
             throw StartupError(
                 description: "cannot use the database: \(error.message); check that the --database path is writable "
                     + "and is a coordinatord SQLite file")
+        } catch let error as any DatabaseError {
+            throw StartupError(
+                description: "cannot use the database: \(error.message); check the --database URL and that "
+                    + "PostgreSQL is running and lets this user in")
         } catch let error as MigrationError {
             throw StartupError(description: "cannot migrate the database: \(error.description)")
         } catch let error as HTTPServerError {

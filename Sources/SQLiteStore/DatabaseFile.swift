@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 #if canImport(Glibc)
 import Glibc
@@ -66,7 +67,10 @@ package struct DatabaseInUse: Error, CustomStringConvertible, Sendable {
 
 /// The database file was deleted or replaced while the server ran: writes are refused, because
 /// they would go to a file that the next start does not open.
-package struct DatabaseFileReplaced: Error, CustomStringConvertible, Sendable {
+package struct DatabaseFileReplaced: DatabaseError {
     package let path: String
     package var description: String { "the database file \(path) was deleted or replaced while the server ran" }
+    package var message: String { description }
+    package var isUniqueViolation: Bool { false }
+    package var isStorageFailure: Bool { true }
 }

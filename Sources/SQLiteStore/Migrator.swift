@@ -1,23 +1,12 @@
+import Store
+
 /// Applies migrations in the order given (coordinatord's own first, then the app's), each
 /// exactly once in its own transaction, and records them by scope and version in
 /// `schema_migrations`. Refuses a database that records a migration this build does not know
 /// (a newer build, or another app, wrote it) rather than run against a schema it cannot understand.
 public struct Migrator: Sendable {
     /// A recorded migration: its scope and version.
-    public struct Key: Hashable, Sendable, CustomStringConvertible {
-        /// Whose schema: `core` or an app's name.
-        public let scope: String
-        /// The version within the scope.
-        public let version: Int
-
-        /// The key of `version` in `scope`.
-        public init(scope: String = Migration.coreScope, version: Int) {
-            self.scope = scope
-            self.version = version
-        }
-
-        public var description: String { "\(scope)/\(version)" }
-    }
+    public typealias Key = Migration.Key
 
     /// Every migration this build knows, in the order they apply.
     public let migrations: [Migration]
@@ -29,7 +18,7 @@ public struct Migrator: Sendable {
 
     /// Applies what is missing and returns the migrations applied now.
     @discardableResult
-    public func migrate(_ connection: Connection) throws -> [Migration] {
+    public func migrate(_ connection: SQLiteConnection) throws -> [Migration] {
         try connection.transaction { try prepareBookkeeping(connection) }
         // SQLite's procedure for rebuilding a table: foreign keys off while migrating (a DROP
         // would otherwise cascade), every reference checked before each migration commits.
@@ -62,7 +51,7 @@ public struct Migrator: Sendable {
     }
 
     /// The scopes, versions and names the database records as applied.
-    public func recorded(_ connection: Connection) throws -> [Key: String] {
+    public func recorded(_ connection: SQLiteConnection) throws -> [Key: String] {
         let rows = try connection.query("SELECT scope, version, name FROM schema_migrations") {
             (Key(scope: $0.string(0), version: $0.int(1)), $0.string(2))
         }
@@ -73,7 +62,7 @@ public struct Migrator: Sendable {
     /// numbering for everything): each recorded migration is given the scope of the known
     /// migration with its version and name (an app's migrations kept both when they moved out of
     /// the core folder), and the core scope otherwise.
-    private func prepareBookkeeping(_ connection: Connection) throws {
+    private func prepareBookkeeping(_ connection: SQLiteConnection) throws {
         let columns = try connection.query("SELECT name FROM pragma_table_info('schema_migrations')") { $0.string(0) }
         if !columns.isEmpty && columns.contains("scope") { return }
         try connection.execute(
@@ -102,14 +91,6 @@ public struct Migrator: Sendable {
     }
 
     private func refuseUnknown(_ recorded: [Key: String]) throws {
-        let known = Dictionary(
-            migrations.map { (Key(scope: $0.scope, version: $0.version), $0.name) }, uniquingKeysWith: { first, _ in first })
-        for (key, name) in recorded.sorted(by: { ($0.key.scope, $0.key.version) < ($1.key.scope, $1.key.version) })
-        where known[key] != name {
-            throw MigrationError(
-                description:
-                    "the database has migration \(key.scope)/\(key.version)_\(name), which this build does not know; "
-                    + "it was written by a newer coordinatord or by another app")
-        }
+        try Migration.refuseUnknown(recorded, known: migrations)
     }
 }

@@ -9,12 +9,12 @@ package final class ReaderPool: Sendable {
 
     package init(path: String, count: Int = 2) throws {
         readers = try (0..<max(1, count)).map { index in
-            Reader(connection: try Connection(path: path, readOnly: true), label: "sqlite-reader-\(index)")
+            Reader(connection: try SQLiteConnection(path: path, readOnly: true), label: "sqlite-reader-\(index)")
         }
     }
 
     /// Runs `work` on a reader connection off the caller's thread.
-    package func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         let reader = readers[next.add(1, ordering: .relaxed).oldValue % readers.count]
         return try await withCheckedThrowingContinuation { continuation in
             reader.queue.async {
@@ -26,10 +26,10 @@ package final class ReaderPool: Sendable {
 
 /// A connection and the serial queue that is its only user.
 private final class Reader: @unchecked Sendable {
-    let connection: Connection
+    let connection: SQLiteConnection
     let queue: DispatchQueue
 
-    init(connection: Connection, label: String) {
+    init(connection: SQLiteConnection, label: String) {
         self.connection = connection
         self.queue = DispatchQueue(label: label)
     }

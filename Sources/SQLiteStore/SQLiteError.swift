@@ -1,5 +1,7 @@
+import Store
+
 /// A failed SQLite call: SQLite's result code, its message, and the SQL that failed.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
+public struct SQLiteError: DatabaseError, Equatable {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` rather than `SQLITE_CONSTRAINT`).
     public let code: Int32
     /// SQLite's message.

@@ -1,13 +1,14 @@
 import CSQLite
+import Store
 
 /// A prepared statement. Owned by its connection's single owner; finalized in `deinit`.
 public final class Statement {
     let handle: OpaquePointer
     /// The statement's SQL.
     public let sql: String
-    private unowned let connection: Connection
+    private unowned let connection: SQLiteConnection
 
-    init(connection: Connection, sql: String) throws {
+    init(connection: SQLiteConnection, sql: String) throws {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else {
@@ -23,7 +24,7 @@ public final class Statement {
     }
 
     /// Resets the statement and binds `values` to its parameters `?1`, `?2`, ...
-    public func bind(_ values: [SQLiteValue]) throws {
+    public func bind(_ values: [SQLValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
@@ -70,34 +71,24 @@ public final class Statement {
     }
 
     /// The current row's columns.
-    public var row: Row { Row(handle: handle) }
+    public var row: Row { Row(SQLiteRowReader(handle: handle)) }
 }
 
-/// Typed reads of the current row's columns, by index from 0.
-public struct Row {
+/// Reads the current row of a stepped statement.
+struct SQLiteRowReader: RowReader {
     let handle: OpaquePointer
 
-    /// True when the column is NULL.
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-    /// The column as a 64-bit integer.
-    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    /// The column as an `Int`.
-    public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
-    /// The column as a `Double`.
-    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-    /// The column as text, read by its byte length.
-    public func string(_ column: Int32) -> String {
+    func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    /// The column as text, nil when NULL.
-    public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
-
-    /// The column's bytes.
-    public func blob(_ column: Int32) -> [UInt8] {
+    func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// The writer's inbox: callers push from any thread, the writer thread takes batches.
 /// Every field is guarded by `condition`'s lock.
@@ -13,7 +14,7 @@ final class WriteQueue: @unchecked Sendable {
         condition.lock()
         guard !closed else {
             condition.unlock()
-            job.complete(failure: WriterClosed())
+            job.complete(failure: StoreClosed())
             return
         }
         jobs.append(job)

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// The single writer: one thread owns the only write connection and commits many callers'
 /// work in one transaction (group commit), one savepoint per piece of work.
@@ -17,7 +18,7 @@ package final class Writer: Sendable {
     /// Opens the write connection for `path` and starts the writer thread.
     /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
     package init(path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
-        let writeConnection = try Connection(path: path)
+        let writeConnection = try SQLiteConnection(path: path)
         if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
         let connection = OwnedConnection(connection: writeConnection)
         let queue = self.queue
@@ -33,7 +34,7 @@ package final class Writer: Sendable {
 
     /// Runs `work` on the write connection in the next group commit and returns its result
     /// once that commit is durable.
-    package func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.push(PendingWrite(work: work, continuation: continuation))
         }
@@ -48,7 +49,7 @@ package final class Writer: Sendable {
     /// Batches committed, writes done and writes waiting, for the benchmark, metrics and tests.
     package var statistics: WriterStatistics { queue.statistics }
 
-    private static func run(_ connection: Connection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int) {
+    private static func run(_ connection: SQLiteConnection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int) {
         while let batch = queue.take(max: maxBatch) {
             do {
                 // Prepared once and reused: these run for every write.
@@ -74,31 +75,31 @@ package final class Writer: Sendable {
 
 /// The write connection on its way to the writer thread, which is its only user afterwards.
 private final class OwnedConnection: @unchecked Sendable {
-    private(set) var connection: Connection!
-    init(connection: Connection) { self.connection = connection }
+    private(set) var connection: SQLiteConnection!
+    init(connection: SQLiteConnection) { self.connection = connection }
     func close() { connection = nil }
 }
 
 /// One caller's work and the continuation to answer it.
 protocol WriteJob: AnyObject, Sendable {
     /// Runs the work; false if it threw (its savepoint is then rolled back).
-    func perform(_ connection: Connection) -> Bool
+    func perform(_ connection: SQLiteConnection) -> Bool
     /// Answers the caller: with the work's outcome, or with `failure` if the commit failed.
     func complete(failure: (any Error)?)
 }
 
 /// Its result is written by the writer thread before `complete` resumes the caller; nothing else touches it.
 final class PendingWrite<T: Sendable>: WriteJob, @unchecked Sendable {
-    private let work: @Sendable (Connection) throws -> T
+    private let work: @Sendable (SQLiteConnection) throws -> T
     private let continuation: CheckedContinuation<T, any Error>
     private var result: Result<T, any Error>?
 
-    init(work: @escaping @Sendable (Connection) throws -> T, continuation: CheckedContinuation<T, any Error>) {
+    init(work: @escaping @Sendable (SQLiteConnection) throws -> T, continuation: CheckedContinuation<T, any Error>) {
         self.work = work
         self.continuation = continuation
     }
 
-    func perform(_ connection: Connection) -> Bool {
+    func perform(_ connection: SQLiteConnection) -> Bool {
         do {
             result = .success(try work(connection))
             return true
@@ -112,12 +113,7 @@ final class PendingWrite<T: Sendable>: WriteJob, @unchecked Sendable {
         switch (result, failure) {
         case (.success?, let failure?): continuation.resume(throwing: failure)  // done, but not committed
         case (let result?, _): continuation.resume(with: result)
-        case (nil, let failure): continuation.resume(throwing: failure ?? WriterClosed())
+        case (nil, let failure): continuation.resume(throwing: failure ?? StoreClosed())
         }
     }
-}
-
-/// The write was refused because the writer has been closed.
-package struct WriterClosed: Error, CustomStringConvertible, Sendable {
-    package var description: String { "the database writer is closed" }
 }

@@ -1,5 +1,5 @@
 import Navigation
-import SQLiteStore
+import Store
 import Secrets
 
 /// What the app's coordinators reach through their environment for one event.
@@ -63,7 +63,7 @@ public final class SampleAppServices: Sendable {
 
     /// The environment for one event, bound to `connection`.
     public func environment(
-        connection: Connection, passwords: PreparedPasswords, clientAddress: String, now: Int64
+        connection: any SQLConnection, passwords: PreparedPasswords, clientAddress: String, now: Int64
     ) -> Environment {
         var environment = Environment()
         environment.set(

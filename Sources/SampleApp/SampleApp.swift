@@ -1,15 +1,16 @@
 import Foundation
 import Navigation
-import SQLiteStore
+import Store
 
 /// The app coordinatord ships: sign-in, multi-step registration, main tabs, posts, settings.
 public enum SampleApp {
     /// The app's name; its migrations are recorded under it.
     public static let name = "sample"
 
-    /// The migrations of the app's tables (users, posts), shipped in its `Migrations` folder.
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(from: Bundle.module, scope: name)
+    /// The migrations of the app's tables (users, posts, throttles) for `dialect`, shipped in
+    /// its `Migrations` folder.
+    public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
+        try Migration.load(from: Bundle.module, scope: name, dialect: dialect)
     }
 
     public static let navigation = NavigationApp(

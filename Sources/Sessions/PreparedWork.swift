@@ -1,6 +1,6 @@
 import Foundation
 import Navigation
-import SQLiteStore
+import Store
 import Secrets
 
 /// What was prepared for one event before its commit: password work and any other slow work
@@ -31,7 +31,7 @@ extension SessionService {
     /// The environment coordinators see for one run of an event: the app's models bound to the
     /// writer's `connection`, what was prepared, and the directory of sessions by user.
     func environment(
-        _ connection: Connection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
+        _ connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
     ) -> Environment {
         var environment = makeEnvironment(connection, prepared.passwords, info)
         environment.set(prepared.results)
@@ -43,7 +43,7 @@ extension SessionService {
 /// Sessions by user, read on the connection the event runs on.
 /// `@unchecked Sendable`: it lives only within one writer job, on the writer's own thread.
 struct StoreSessionDirectory: SessionDirectory, @unchecked Sendable {
-    let connection: Connection
+    let connection: any SQLConnection
     let current: String
     let now: Int64
 

@@ -1,5 +1,5 @@
 import Navigation
-import SQLiteStore
+import Store
 import Secrets
 
 /// Tunables of the session service.
@@ -8,8 +8,6 @@ package struct SessionConfiguration: Sendable {
     package var idleTimeoutSeconds: Int64
     /// Sessions kept in memory at most; the least recently used idle ones leave first.
     package var maxResidentSessions: Int
-    /// Prefix of new session ids (`b.` + random), for proxies that route by instance.
-    package var instance: String
     /// Seconds an answer to an `Idempotency-Key` is kept for replay.
     package var idempotencyRetentionSeconds: Int64
     /// Answers kept per session for replay; past it the oldest go first.
@@ -20,13 +18,12 @@ package struct SessionConfiguration: Sendable {
     package var clock: ServiceClock
 
     package init(
-        idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000, instance: String = "",
+        idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000,
         idempotencyRetentionSeconds: Int64 = 24 * 3600, maxIdempotencyKeysPerSession: Int = 64,
         maxSnapshotBytes: Int = 128 * 1024, clock: ServiceClock = .system
     ) {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxResidentSessions = maxResidentSessions
-        self.instance = instance
         self.idempotencyRetentionSeconds = idempotencyRetentionSeconds
         self.maxIdempotencyKeysPerSession = maxIdempotencyKeysPerSession
         self.maxSnapshotBytes = maxSnapshotBytes
@@ -44,4 +41,4 @@ public struct RequestInfo: Sendable {
 
 /// Builds the environment coordinators see for one event: models bound to the writer's
 /// connection (so their mutations commit with the snapshot), prepared password work, the request.
-public typealias EnvironmentFactory = @Sendable (Connection, PreparedPasswords, RequestInfo) -> Environment
+public typealias EnvironmentFactory = @Sendable (any SQLConnection, PreparedPasswords, RequestInfo) -> Environment

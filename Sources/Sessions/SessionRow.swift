@@ -1,4 +1,4 @@
-import SQLiteStore
+import Store
 
 /// A session as stored: the snapshot of its tree and what authenticates and expires it.
 struct SessionRow: Sendable {
@@ -9,10 +9,19 @@ struct SessionRow: Sendable {
     let expiresAt: Int64
 }
 
-/// The SQL of the `sessions` table; every statement prepared with bound parameters.
+/// A stored session as a node checks its cache against it: the snapshot only when it changed.
+struct StoredHead: Sendable {
+    let tokenHash: [UInt8]
+    let version: Int
+    let expiresAt: Int64
+    let snapshot: [UInt8]?
+}
+
+/// The SQL of the `sessions` table; every statement prepared with bound parameters, in SQL that
+/// SQLite and PostgreSQL both accept.
 enum SessionSQL {
     static func insert(
-        _ connection: Connection, id: String, tokenHash: [UInt8], snapshot: [UInt8], userID: Int64?, now: Int64,
+        _ connection: any SQLConnection, id: String, tokenHash: [UInt8], snapshot: [UInt8], userID: Int64?, now: Int64,
         expiresAt: Int64
     ) throws {
         try connection.run(
@@ -26,7 +35,7 @@ enum SessionSQL {
     /// The indexed expiry hour is written only when it changes (`previousExpiresAt` is in another
     /// hour), because SQLite rewrites an index entry whenever its column is assigned.
     static func update(
-        _ connection: Connection, id: String, expectedVersion: Int, snapshot: [UInt8], tokenHash: [UInt8],
+        _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], tokenHash: [UInt8],
         userID: Int64?, now: Int64, expiresAt: Int64, previousExpiresAt: Int64
     ) throws -> Bool {
         let hourChanged = expiresAt / 3600 != previousExpiresAt / 3600
@@ -48,7 +57,7 @@ enum SessionSQL {
             ]) == 1
     }
 
-    static func load(_ connection: Connection, id: String) throws -> SessionRow? {
+    static func load(_ connection: any SQLConnection, id: String) throws -> SessionRow? {
         try connection.queryFirst(
             "SELECT id, token_hash, version, snapshot, expires_at FROM sessions WHERE id = ?1", [.text(id)]
         ) { row in
@@ -58,29 +67,46 @@ enum SessionSQL {
         }
     }
 
-    static func sessionID(tokenHash: [UInt8], _ connection: Connection) throws -> String? {
+    /// What a node checks its cached copy of session `id` against: the stored token, version and
+    /// expiry, and the snapshot only when the stored version is not `cachedVersion`.
+    static func check(_ connection: any SQLConnection, id: String, cachedVersion: Int) throws -> StoredHead? {
+        try connection.queryFirst(
+            """
+            SELECT token_hash, version, expires_at, CASE WHEN version = ?2 THEN NULL ELSE snapshot END
+            FROM sessions WHERE id = ?1
+            """, [.text(id), .int(cachedVersion)]
+        ) { row in
+            StoredHead(
+                tokenHash: row.blob(0), version: row.int(1), expiresAt: row.int64(2),
+                snapshot: row.isNull(3) ? nil : row.blob(3))
+        }
+    }
+
+    static func sessionID(tokenHash: [UInt8], _ connection: any SQLConnection) throws -> String? {
         try connection.queryFirst("SELECT id FROM sessions WHERE token_hash = ?1", [.blob(tokenHash)]) { $0.string(0) }
     }
 
-    static func delete(_ connection: Connection, id: String) throws {
+    static func delete(_ connection: any SQLConnection, id: String) throws {
         try connection.run("DELETE FROM idempotency_keys WHERE session_id = ?1", [.text(id)])
         try connection.run("DELETE FROM sessions WHERE id = ?1", [.text(id)])
     }
 
     /// Stores the expiry a read moved. Never moves it back: an event may have committed a later
-    /// one since the read (SQLite's SET expressions all see the row as it was).
-    static func touch(_ connection: Connection, id: String, now: Int64, expiresAt: Int64) throws {
+    /// one since the read (the SET expressions all see the row as it was).
+    static func touch(_ connection: any SQLConnection, id: String, now: Int64, expiresAt: Int64) throws {
         try connection.run(
             """
-            UPDATE sessions SET last_used_at = max(last_used_at, ?2), expires_at = max(expires_at, ?3),
-                expires_hour = max(expires_at, ?3) / 3600
+            UPDATE sessions SET
+                last_used_at = CASE WHEN last_used_at > ?2 THEN last_used_at ELSE ?2 END,
+                expires_at = CASE WHEN expires_at > ?3 THEN expires_at ELSE ?3 END,
+                expires_hour = (CASE WHEN expires_at > ?3 THEN expires_at ELSE ?3 END) / 3600
             WHERE id = ?1
             """,
             [.text(id), .integer(now), .integer(expiresAt)])
     }
 
     /// Deletes every session of `userID` but `except`, with their stored answers: their tokens die.
-    static func deleteSessions(_ connection: Connection, ofUser userID: Int64, except: String) throws {
+    static func deleteSessions(_ connection: any SQLConnection, ofUser userID: Int64, except: String) throws {
         try connection.run(
             """
             DELETE FROM idempotency_keys
@@ -90,7 +116,7 @@ enum SessionSQL {
     }
 
     /// Deletes expired sessions and their idempotency keys, and keys older than `keysBefore`.
-    static func deleteExpired(_ connection: Connection, now: Int64, keysBefore: Int64) throws -> Int {
+    static func deleteExpired(_ connection: any SQLConnection, now: Int64, keysBefore: Int64) throws -> Int {
         // The hour bound lets the index find the candidates; the exact second decides.
         try connection.run(
             """

@@ -1,6 +1,6 @@
 import Metrics
 import Navigation
-import SQLiteStore
+import Store
 import Secrets
 
 /// An event as the REST layer hands it over.
@@ -18,7 +18,7 @@ struct EventRequest: Sendable {
 
 /// The resident copy of a session is out of date (its stored version moved on, or it was
 /// retired while this request waited): load it again and start over.
-private struct ResidentCopyOutdated: Error {}
+struct ResidentCopyOutdated: Error {}
 
 extension SessionService {
     /// The event pipeline: authenticate → replay a stored answer → (in order, one at a time per
@@ -35,9 +35,10 @@ extension SessionService {
         }
     }
 
-    /// Retries when the resident copy turned out to be outdated (a few times at most).
+    /// Retries when the resident copy turned out to be outdated (a few times at most: each retry
+    /// starts from the stored version, so it fails again only if yet another event won meanwhile).
     private func postOnce(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             do {
                 return try await authenticatedPost(request)
             } catch is ResidentCopyOutdated {
@@ -93,9 +94,11 @@ extension SessionService {
             let now = now()
             guard current.expiresAt >= now else { throw SessionError.unauthorized }  // deleted while we waited
             if let expected = request.ifMatch, expected != current.version {
+                try await ensureCurrent(session, version: current.version)
                 throw SessionError.versionMismatch(state: render(current, id: session.id), current: current.version)
             }
             guard current.tree.top?.id == request.event.screen else {
+                try await ensureCurrent(session, version: current.version)
                 throw SessionError.staleScreen(
                     state: render(current, id: session.id),
                     detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.top?.id).detail)

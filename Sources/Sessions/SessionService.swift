@@ -2,19 +2,21 @@ import Foundation
 import Logging
 import Metrics
 import Navigation
-import SQLiteStore
+import Store
 import Secrets
 
 /// The session service: creates sessions, authenticates them, applies their events durably,
 /// restores them lazily after a restart, and forgets them when they expire.
 ///
-/// Every change goes through the single writer: an event's model mutations and the session's
-/// new snapshot commit in one savepoint of one group commit, and the caller hears back only
-/// after that commit. Memory is updated after the commit, so a failed commit leaves the
-/// session exactly as it was.
+/// Every change is one store write: an event's model mutations and the session's new snapshot
+/// commit together (on SQLite in one savepoint of a group commit, on PostgreSQL in one
+/// transaction), and the caller hears back only after that commit. Memory is updated after the
+/// commit, so a failed commit leaves the session exactly as it was. Each stored version is
+/// written only over the version it was made from (compare-and-set), so when several nodes share
+/// the store, memory is a cache: it is checked against the stored version on every request.
 package final class SessionService: Sendable {
     let app: NavigationApp
-    let database: Database
+    let store: any Store
     let passwords: PasswordHashPool
     let makeEnvironment: EnvironmentFactory
     let configuration: SessionConfiguration
@@ -24,11 +26,11 @@ package final class SessionService: Sendable {
     let logger: Logger
 
     package init(
-        app: NavigationApp, database: Database, passwords: PasswordHashPool, configuration: SessionConfiguration,
+        app: NavigationApp, store: any Store, passwords: PasswordHashPool, configuration: SessionConfiguration,
         logger: Logger, environment: @escaping EnvironmentFactory
     ) {
         self.app = app
-        self.database = database
+        self.store = store
         self.passwords = passwords
         self.configuration = configuration
         self.makeEnvironment = environment
@@ -49,7 +51,7 @@ package final class SessionService: Sendable {
     /// A new session for `platform`: its token (shown once, never stored) and its state.
     func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: [UInt8], id: String) {
         let token = Tokens.random()
-        let id = (configuration.instance.isEmpty ? "" : configuration.instance + ".") + Tokens.random(bytes: 16)
+        let id = Tokens.random(bytes: 16)
         let tokenHash = Tokens.sha256(token)
         let now = now()
         let expiresAt = now + configuration.idleTimeoutSeconds
@@ -93,8 +95,9 @@ package final class SessionService: Sendable {
             }
             return session
         }
-        // Not this session's token: another session's (404) or nobody's (401)?
-        var owner = cache.sessionID(tokenHash: tokenHash)
+        // Not this session's token: another session's (404) or nobody's (401)? On a shared store
+        // only the store knows.
+        var owner = store.isShared ? nil : cache.sessionID(tokenHash: tokenHash)
         if owner == nil { owner = try await read { try SessionSQL.sessionID(tokenHash: tokenHash, $0) } }
         guard owner != nil else { throw SessionError.unauthorized }
         throw SessionError.notFound
@@ -102,9 +105,11 @@ package final class SessionService: Sendable {
 
     /// The session `id`, pinned, if `tokenHash` is its token's: from memory, or restored from
     /// its snapshot. The token is checked against the stored row first, so a wrong token never
-    /// costs a restore.
+    /// costs a restore. On a shared store the resident copy is checked against the stored row
+    /// too, since another node may have moved the session on.
     private func load(_ id: String, tokenHash: [UInt8]) async throws -> ResidentSession? {
         if let resident = cache.checkOut(id) {
+            if store.isShared { return try await revalidated(resident, tokenHash: tokenHash) }
             guard Tokens.constantTimeEquals(resident.current.tokenHash, tokenHash) else {
                 resident.release()
                 return nil
@@ -114,6 +119,43 @@ package final class SessionService: Sendable {
         guard let row = try await read({ try SessionSQL.load($0, id: id) }),
             Tokens.constantTimeEquals(row.tokenHash, tokenHash)
         else { return nil }
+        return try await restore(row)
+    }
+
+    /// `resident` if it is still the stored version of its session, else the stored version
+    /// restored in its place; nil when `tokenHash` is not the stored token (or the row is gone).
+    private func revalidated(_ resident: ResidentSession, tokenHash: [UInt8]) async throws -> ResidentSession? {
+        let cached = resident.current
+        let head: StoredHead?
+        do {
+            head = try await read { [id = resident.id] in try SessionSQL.check($0, id: id, cachedVersion: cached.version) }
+        } catch {
+            resident.release()
+            throw error
+        }
+        guard let head, let snapshot = head.snapshot else {
+            // Unchanged (or gone): the resident copy holds, with any later expiry another node stored.
+            if let head, Tokens.constantTimeEquals(head.tokenHash, tokenHash) {
+                resident.update {
+                    $0.expiresAt = max($0.expiresAt, head.expiresAt)
+                    $0.storedExpiresAt = max($0.storedExpiresAt, head.expiresAt)
+                }
+                return resident
+            }
+            resident.release()
+            if head == nil { retire(resident) }
+            return nil
+        }
+        resident.release()
+        retire(resident)
+        guard Tokens.constantTimeEquals(head.tokenHash, tokenHash) else { return nil }
+        return try await restore(
+            SessionRow(id: resident.id, tokenHash: head.tokenHash, version: head.version, snapshot: snapshot, expiresAt: head.expiresAt))
+    }
+
+    /// Makes the stored `row` resident (pinned), falling back to a fresh start when its snapshot
+    /// no longer decodes.
+    private func restore(_ row: SessionRow) async throws -> ResidentSession {
         var version = row.version
         let tree: NavigationTree
         do {
@@ -122,12 +164,25 @@ package final class SessionService: Sendable {
             (tree, version) = try await fallBack(row, reason: error)
         }
         var state = ResidentSession.State(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt)
-        if let pending = pendingTouches.expiry(of: id), pending > state.expiresAt {
+        if let pending = pendingTouches.expiry(of: row.id), pending > state.expiresAt {
             // A read moved the expiry before the session left memory, and it is not stored yet.
             state.expiresAt = pending
             state.touched = true
         }
-        return await admit(ResidentSession(id: id, state: state))
+        return await admit(ResidentSession(id: row.id, state: state))
+    }
+
+    /// On a shared store, throws `ResidentCopyOutdated` (retiring `session`) when the stored
+    /// version moved past `version`: a refusal must be judged against the current state.
+    func ensureCurrent(_ session: ResidentSession, version: Int) async throws {
+        guard store.isShared else { return }
+        let stored = try await read { [id = session.id] in
+            try SessionSQL.check($0, id: id, cachedVersion: version).map(\.version)
+        }
+        guard stored == version else {
+            retire(session)
+            throw ResidentCopyOutdated()
+        }
     }
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
@@ -202,27 +257,24 @@ package final class SessionService: Sendable {
         app.renderState(state.tree, extra: ["id": .string(id), "version": .int(state.version)])
     }
 
-    /// A write through the group-commit writer, with storage failures turned into 503.
-    func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await storage("write") { try await database.writer.write(work) }
+    /// A durable write, with storage failures turned into 503.
+    func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await storage("write") { try await store.write(work) }
     }
 
-    func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await storage("read") { try await database.readers.read(work) }
+    func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await storage("read") { try await store.read(work) }
     }
 
-    /// Runs a storage call; SQLite failures, a replaced database file and a closed writer
-    /// become `storageUnavailable` (logged and counted).
+    /// Runs a storage call; database failures and a closed store become `storageUnavailable`
+    /// (logged and counted).
     private func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as SQLiteError {
+        } catch let error as any DatabaseError {
             storageFailed(operation, error)
             throw SessionError.storageUnavailable(error.message)
-        } catch let error as DatabaseFileReplaced {
-            storageFailed(operation, error)
-            throw SessionError.storageUnavailable(error.description)
-        } catch is WriterClosed {
+        } catch is StoreClosed {
             throw SessionError.storageUnavailable("the server is shutting down")
         }
     }

@@ -1,4 +1,4 @@
-import SQLiteStore
+import Store
 import Secrets
 
 /// The first answer to an event posted with an `Idempotency-Key`, kept for replay.
@@ -17,7 +17,7 @@ struct StoredAnswer: Sendable {
     /// Stores the answer, and keeps only the session's `keep` newest answers (by version), so a
     /// client cannot grow the table without bound by sending ever new keys.
     func store(
-        _ connection: Connection, session: String, key: String, requestHash: [UInt8], token: String, rotates: Bool,
+        _ connection: any SQLConnection, session: String, key: String, requestHash: [UInt8], token: String, rotates: Bool,
         now: Int64, keep: Int
     ) throws {
         var plaintext = withUnsafeBytes(of: Int64(version).bigEndian, Array.init)
@@ -35,9 +35,9 @@ struct StoredAnswer: Sendable {
             ])
         try connection.run(
             """
-            DELETE FROM idempotency_keys WHERE session_id = ?1 AND key IN (
-                SELECT key FROM idempotency_keys WHERE session_id = ?1
-                ORDER BY session_version DESC LIMIT -1 OFFSET ?2)
+            DELETE FROM idempotency_keys WHERE session_id = ?1 AND session_version <= (
+                SELECT session_version FROM idempotency_keys WHERE session_id = ?1
+                ORDER BY session_version DESC LIMIT 1 OFFSET ?2)
             """, [.text(session), .int(max(1, keep))])
     }
 
@@ -46,7 +46,7 @@ struct StoredAnswer: Sendable {
     /// mismatch is just "none". Otherwise throws `idempotencyKeyReused` when the key was used by
     /// a different request (other body, or other credentials).
     static func find(
-        _ connection: Connection, session: String, key: String, requestHash: [UInt8], token: String, rotatedOnly: Bool,
+        _ connection: any SQLConnection, session: String, key: String, requestHash: [UInt8], token: String, rotatedOnly: Bool,
         now: Int64
     ) throws -> StoredAnswer? {
         guard

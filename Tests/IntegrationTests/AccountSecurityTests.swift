@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Store
 import TestSupport
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
         try await Journey.register(&newcomer, email: "b@example.com", displayName: "B")
         let bID = (newcomer.state["user"] as? [String: Any])?["id"] as? Int
         #expect(aID != nil && bID != nil && aID != bID)
-        let rows = try Connection(path: server.databasePath).queryFirst(
+        let rows = try SQLiteConnection(path: server.databasePath).queryFirst(
             "SELECT count(*) FROM sessions WHERE user_id = ?1", [.int(aID ?? 0)]) { $0.int(0) }
         #expect(rows == 0)
     }
@@ -91,7 +92,7 @@ import Testing
         let hidden = try await author.send("submit", ["text": "\u{0}hidden"])
         #expect(hidden.status == 422)
         #expect((hidden.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "text")
-        let posts = try Connection(path: server.databasePath).queryFirst("SELECT count(*) FROM posts") { $0.int(0) }
+        let posts = try SQLiteConnection(path: server.databasePath).queryFirst("SELECT count(*) FROM posts") { $0.int(0) }
         #expect(posts == 0)
     }
 

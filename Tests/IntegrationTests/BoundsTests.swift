@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Store
 import TestSupport
 import Testing
 
@@ -68,7 +69,7 @@ import Testing
             try Journey.expect200(
                 try await client.send(ConcurrencyTests.nextEvent(for: client), headers: ["Idempotency-Key": "key-\(index)"]))
         }
-        let keys = try Connection(path: server.databasePath).query(
+        let keys = try SQLiteConnection(path: server.databasePath).query(
             "SELECT key FROM idempotency_keys WHERE session_id = ?1 ORDER BY key", [.text(client.id)]) { $0.string(0) }
         #expect(keys == ["key-7", "key-8", "key-9"])
         // The newest still replays.

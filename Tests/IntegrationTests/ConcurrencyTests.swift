@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Store
 import TestSupport
 import Testing
 
@@ -108,7 +109,7 @@ import Testing
         let before = try await client.get("").text
         #expect(try await server.stop() == 0)
 
-        let database = try Connection(path: path)
+        let database = try SQLiteConnection(path: path)
         try database.execute(
             """
             CREATE TABLE legacy (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
@@ -125,7 +126,7 @@ import Testing
         var device = try await SessionClient.create(port: server.port)
         try Journey.expect200(try await Journey.signIn(&device, email: "old@example.com"))
         #expect(device.topScreen.name == "timeline")
-        let scopes = try Connection(path: path).query("SELECT scope, version FROM schema_migrations ORDER BY version") {
+        let scopes = try SQLiteConnection(path: path).query("SELECT scope, version FROM schema_migrations ORDER BY version") {
             "\($0.string(0))/\($0.int(1))"
         }
         #expect(scopes == ["core/1", "core/2", "sample/3", "sample/4", "core/5", "core/6", "sample/7"])
@@ -177,7 +178,7 @@ import Testing
         #expect(try await client.refresh().status == 200)  // ...past the first deadline
         #expect(try await other.refresh().status == 401)  // the other one was idle for 610 s
         try await server.sweep()
-        let stored = try Connection(path: server.databasePath).query("SELECT id, expires_at FROM sessions") {
+        let stored = try SQLiteConnection(path: server.databasePath).query("SELECT id, expires_at FROM sessions") {
             ($0.string(0), $0.int64(1))
         }
         // The sweep deleted the expired one from the database, and stored the read's expiry.
@@ -186,7 +187,7 @@ import Testing
         #expect(try await client.refresh().status == 401)
         #expect(try await client.send("logIn").status == 401)
         try await server.sweep()
-        let left = try Connection(path: server.databasePath).queryFirst("SELECT count(*) FROM sessions") { $0.int(0) }
+        let left = try SQLiteConnection(path: server.databasePath).queryFirst("SELECT count(*) FROM sessions") { $0.int(0) }
         #expect(left == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Store
 import Synchronization
 import TestSupport
 import Testing
@@ -59,7 +60,7 @@ import Testing
             load.cancel()
             await load.value
 
-            let check = try Connection(path: path)
+            let check = try SQLiteConnection(path: path)
             #expect(try check.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok", "round \(round)")
 
             server = try await ServerProcess.start(databasePath: path)

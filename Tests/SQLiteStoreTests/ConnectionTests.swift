@@ -1,10 +1,11 @@
 import Foundation
 import SQLiteStore
+import Store
 import Testing
 
 @Suite struct ConnectionTests {
-    static func open() throws -> Connection {
-        let connection = try Connection(path: MigratorTests.temporaryPath())
+    static func open() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: MigratorTests.temporaryPath())
         try connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE, data BLOB, score REAL)")
         return connection
     }

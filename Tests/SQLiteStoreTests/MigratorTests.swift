@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Store
 import Testing
 
 @Suite struct MigratorTests {
@@ -11,7 +12,7 @@ import Testing
     static let second = Migration(version: 2, name: "people_email", sql: "ALTER TABLE people ADD COLUMN email TEXT")
 
     @Test func newDatabaseGetsEveryMigrationInOrder() throws {
-        let connection = try Connection(path: Self.temporaryPath())
+        let connection = try SQLiteConnection(path: Self.temporaryPath())
         let applied = try Migrator(migrations: [Self.first, Self.second]).migrate(connection)
         #expect(applied == [Self.first, Self.second])
         try connection.run("INSERT INTO people (name, email) VALUES (?1, ?2)", ["Ada", "ada@example.com"])
@@ -21,24 +22,24 @@ import Testing
 
     @Test func upToDateDatabaseAppliesNothing() throws {
         let path = Self.temporaryPath()
-        try Migrator(migrations: [Self.first]).migrate(Connection(path: path))
-        let connection = try Connection(path: path)
+        try Migrator(migrations: [Self.first]).migrate(SQLiteConnection(path: path))
+        let connection = try SQLiteConnection(path: path)
         #expect(try Migrator(migrations: [Self.first, Self.second]).migrate(connection) == [Self.second])
         #expect(try Migrator(migrations: [Self.first, Self.second]).migrate(connection) == [])
     }
 
     @Test func databaseFromANewerBuildIsRefused() throws {
         let path = Self.temporaryPath()
-        try Migrator(migrations: [Self.first, Self.second]).migrate(Connection(path: path))
+        try Migrator(migrations: [Self.first, Self.second]).migrate(SQLiteConnection(path: path))
         let error = #expect(throws: MigrationError.self) {
-            try Migrator(migrations: [Self.first]).migrate(Connection(path: path))
+            try Migrator(migrations: [Self.first]).migrate(SQLiteConnection(path: path))
         }
         #expect(error?.description.contains("core/2_people_email") == true)
     }
 
     @Test func failingMigrationLeavesNoTrace() throws {
         let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE pets (id INTEGER); SELECT nope FROM nowhere")
-        let connection = try Connection(path: Self.temporaryPath())
+        let connection = try SQLiteConnection(path: Self.temporaryPath())
         #expect(throws: SQLiteError.self) { try Migrator(migrations: [Self.first, broken]).migrate(connection) }
         #expect(try Migrator(migrations: []).recorded(connection) == [Migrator.Key(version: 1): "people"])
         let pets = try connection.query("SELECT name FROM sqlite_master WHERE name = 'pets'") { $0.string(0) }
@@ -59,9 +60,9 @@ import Testing
     @Test func theCoreMigrationsApplyCleanly() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations").path)
+        let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path)
         #expect(!migrations.isEmpty)
-        let connection = try Connection(path: Self.temporaryPath())
+        let connection = try SQLiteConnection(path: Self.temporaryPath())
         #expect(try Migrator(migrations: migrations).migrate(connection).count == migrations.count)
         #expect(try connection.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok")
     }
@@ -69,7 +70,7 @@ import Testing
     /// Core and app migrations number on their own; the same version in two scopes is two migrations.
     @Test func scopesNumberTheirMigrationsApart() throws {
         let app = Migration(scope: "shop", version: 1, name: "carts", sql: "CREATE TABLE carts (id INTEGER PRIMARY KEY)")
-        let connection = try Connection(path: Self.temporaryPath())
+        let connection = try SQLiteConnection(path: Self.temporaryPath())
         #expect(try Migrator(migrations: [Self.first, app]).migrate(connection) == [Self.first, app])
         #expect(
             try Migrator(migrations: []).recorded(connection)
@@ -82,7 +83,7 @@ import Testing
     /// Earlier builds kept one numbering for everything; each recorded migration is given the
     /// scope of the known migration with its version and name.
     @Test func theBookkeepingOfEarlierBuildsIsUpgradedInPlace() throws {
-        let connection = try Connection(path: Self.temporaryPath())
+        let connection = try SQLiteConnection(path: Self.temporaryPath())
         try connection.execute(
             """
             CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);

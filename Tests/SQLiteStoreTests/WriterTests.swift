@@ -1,11 +1,12 @@
 import Foundation
 import SQLiteStore
+import Store
 import Synchronization
 import Testing
 
 @Suite struct WriterTests {
-    static func database(path: String = MigratorTests.temporaryPath(), maxPageCount: Int? = nil) throws -> Database {
-        try Database(
+    static func database(path: String = MigratorTests.temporaryPath(), maxPageCount: Int? = nil) throws -> SQLiteDatabase {
+        try SQLiteDatabase(
             path: path,
             migrations: [Migration(version: 1, name: "items", sql: "CREATE TABLE items (name TEXT PRIMARY KEY)")],
             maxPageCount: maxPageCount)
@@ -19,7 +20,7 @@ import Testing
         private let gate = DispatchSemaphore(value: 0)
         private let job: Task<Void, any Error>
 
-        private init(_ database: Database) {
+        private init(_ database: SQLiteDatabase) {
             let (started, gate) = (started, gate)
             job = Task {
                 _ = try await database.writer.write { _ in
@@ -30,7 +31,7 @@ import Testing
         }
 
         /// Returns once the writer thread runs the holding write.
-        static func hold(_ database: Database) async -> HeldWriter {
+        static func hold(_ database: SQLiteDatabase) async -> HeldWriter {
             let held = HeldWriter(database)
             while !held.started.raised.load(ordering: .acquiring) { await Task.yield() }
             return held
@@ -43,7 +44,7 @@ import Testing
     }
 
     /// Waits (without sleeping on a clock) until `count` writes are queued.
-    static func waitUntilQueued(_ database: Database, _ count: Int) async {
+    static func waitUntilQueued(_ database: SQLiteDatabase, _ count: Int) async {
         while database.writer.statistics.pending < count { await Task.yield() }
     }
 
@@ -100,7 +101,7 @@ import Testing
     @Test func writesAfterCloseFail() async throws {
         let database = try Self.database()
         await database.close()
-        await #expect(throws: WriterClosed.self) {
+        await #expect(throws: StoreClosed.self) {
             _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('late')") }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import SQLiteStore
+import Store
 @testable import SampleApp
 import Secrets
 
@@ -12,18 +13,18 @@ struct AppHarness {
     static let migrations: [Migration] = {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let core = (try? Migration.load(directory: repository.appendingPathComponent("migrations").path)) ?? []
-        return core + ((try? SampleApp.migrations()) ?? [])
+        let core = (try? Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path)) ?? []
+        return core + ((try? SampleApp.migrations(for: .sqlite)) ?? [])
     }()
 
-    let connection: Connection
+    let connection: SQLiteConnection
     let services: SampleAppServices
     let pool = PasswordHashPool(hasher: hasher)
     var tree: NavigationTree
     var now: Int64 = 1_800_000_000
     var clientAddress = "192.0.2.1"
 
-    init(platform: Platform = .phone, connection: Connection? = nil, guards: SampleAppGuards = SampleAppGuards()) throws {
+    init(platform: Platform = .phone, connection: SQLiteConnection? = nil, guards: SampleAppGuards = SampleAppGuards()) throws {
         let connection = try connection ?? Self.database()
         self.connection = connection
         services = try SampleAppServices(hasher: Self.hasher, guards: guards)
@@ -32,8 +33,8 @@ struct AppHarness {
         tree = try SampleApp.navigation.start(platform: platform, environment: environment)
     }
 
-    static func database() throws -> Connection {
-        let connection = try Connection(path: ":memory:")
+    static func database() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
         try Migrator(migrations: migrations).migrate(connection)
         return connection
     }

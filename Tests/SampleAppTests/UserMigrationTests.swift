@@ -1,11 +1,12 @@
 import Foundation
 import SQLiteStore
+import Store
 import Testing
 
 /// Migration 0007 upgrades a database made by the earlier migrations in place.
 @Suite struct UserMigrationTests {
     @Test func anExistingDatabaseKeepsItsUsersAndNeverReusesADeletedId() throws {
-        let connection = try Connection(path: ":memory:")
+        let connection = try SQLiteConnection(path: ":memory:")
         // The schema as it was before migration 0007 (core 1, 2, 5 and the app's 3, 4).
         try Migrator(migrations: AppHarness.migrations.filter { $0.version <= 5 }.sorted { $0.version < $1.version })
             .migrate(connection)

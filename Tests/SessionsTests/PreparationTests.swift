@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Navigation
 import SQLiteStore
+import Store
 import Secrets
 import Synchronization
 import Testing
@@ -48,11 +49,11 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("prepare-\(UUID().uuidString).sqlite").path
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let database = try Database(
-            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
+        let database = try SQLiteDatabase(
+            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path))
         return SessionService(
             app: NavigationApp(screens: [Board.self], coordinators: [Counter.self], root: { _ in Counter() }),
-            database: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
+            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
             configuration: SessionConfiguration(), logger: Logger(label: "test"),
             environment: { _, _, _ in
                 var environment = Environment()

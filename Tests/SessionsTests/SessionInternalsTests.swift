@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import SQLiteStore
+import Store
 import Testing
 
 @testable import Sessions
@@ -27,12 +28,12 @@ import Testing
     }
 
     /// A temporary database with coordinatord's own migrations applied.
-    static func migratedDatabase() throws -> Connection {
+    static func migratedDatabase() throws -> SQLiteConnection {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID().uuidString).sqlite").path
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let connection = try Connection(path: path)
-        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations").path))
+        let connection = try SQLiteConnection(path: path)
+        try Migrator(migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path))
             .migrate(connection)
         return connection
     }

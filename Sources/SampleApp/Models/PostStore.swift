@@ -1,10 +1,10 @@
 import Foundation
 import Navigation
-import SQLiteStore
+import Store
 
-/// Posts in SQLite, rendered straight into screen props.
+/// Posts, rendered straight into screen props.
 struct PostStore {
-    let connection: Connection
+    let connection: any SQLConnection
     static let pageSize = 20
 
     private static let select = """
@@ -13,9 +13,10 @@ struct PostStore {
         """
 
     func create(authorID: Int64, text: String, now: Int64) throws -> Int64 {
-        try connection.run(
-            "INSERT INTO posts (author_id, text, created_at) VALUES (?1, ?2, ?3)", [.integer(authorID), .text(text), .integer(now)])
-        return connection.lastInsertRowID
+        try connection.queryFirst(
+            "INSERT INTO posts (author_id, text, created_at) VALUES (?1, ?2, ?3) RETURNING id",
+            [.integer(authorID), .text(text), .integer(now)]
+        ) { $0.int64(0) } ?? 0
     }
 
     /// One page of everyone's posts, newest first, older than `cursor` if given; and the next cursor.

@@ -1,4 +1,4 @@
-import SQLiteStore
+import Store
 
 /// A stored user.
 struct UserRecord: Sendable {
@@ -8,10 +8,10 @@ struct UserRecord: Sendable {
     let displayName: String
 }
 
-/// Users in SQLite, on the connection the event runs on (so changes commit with the snapshot).
+/// Users, on the connection the event runs on (so changes commit with the snapshot).
 /// Ids are never reused (migration 0007); e-mails are compared by `EmailAddress.key`.
 struct UserStore {
-    let connection: Connection
+    let connection: any SQLConnection
 
     func find(email: String) throws -> UserRecord? {
         try connection.queryFirst(
@@ -26,19 +26,20 @@ struct UserStore {
 
     func exists(email: String) throws -> Bool { try find(email: email) != nil }
 
-    /// Creates a user; nil when the e-mail is taken (compared by `EmailAddress.key`).
+    /// Creates a user; nil when the e-mail is taken (compared by `EmailAddress.key`), also when
+    /// another session registers it at the same moment: the unique key decides, and the loser
+    /// inserts nothing.
     func create(email: String, passwordHash: String, displayName: String, now: Int64) throws -> UserRecord? {
-        do {
-            try connection.run(
-                """
-                INSERT INTO users (email, email_key, password_hash, display_name, created_at)
-                VALUES (?1, ?2, ?3, ?4, ?5)
-                """,
-                [.text(email), .text(EmailAddress.key(email)), .text(passwordHash), .text(displayName), .integer(now)])
-        } catch let error as SQLiteError where error.isUniqueViolation {
-            return nil
-        }
-        return UserRecord(id: connection.lastInsertRowID, email: email, passwordHash: passwordHash, displayName: displayName)
+        let id = try connection.queryFirst(
+            """
+            INSERT INTO users (email, email_key, password_hash, display_name, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (email_key) DO NOTHING
+            RETURNING id
+            """,
+            [.text(email), .text(EmailAddress.key(email)), .text(passwordHash), .text(displayName), .integer(now)]
+        ) { $0.int64(0) }
+        return id.map { UserRecord(id: $0, email: email, passwordHash: passwordHash, displayName: displayName) }
     }
 
     func update(id: Int64, displayName: String) throws {

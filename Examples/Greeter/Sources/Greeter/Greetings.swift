@@ -1,9 +1,9 @@
 import Navigation
-import SQLiteStore
+import Store
 
 /// The greetings model, on the connection the event commits on.
 struct Greetings {
-    let connection: Connection
+    let connection: any SQLConnection
 
     /// Counts a greeting of `name`; returns how often they were greeted so far.
     func greet(_ name: String) throws -> Int {

@@ -1,5 +1,6 @@
 import Navigation
 import SQLiteStore
+import Store
 import Testing
 
 @testable import Greeter
@@ -11,8 +12,8 @@ import Testing
     }
 
     @Test func greetingCountsAndPushes() throws {
-        let connection = try Connection(path: ":memory:")
-        try Migrator(migrations: Greeter.migrations()).migrate(connection)
+        let connection = try SQLiteConnection(path: ":memory:")
+        try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
         let environment = Greeter.environment(connection)
         var tree = try Greeter.navigation.start(platform: .web, environment: environment)
         for _ in 0..<2 {

@@ -1,13 +1,13 @@
 import Navigation
-import SQLiteStore
+import Store
 
 /// Products and orders, on the connection the event commits on (so an order commits with the
 /// session that placed it).
 public struct ShopStore {
-    let connection: Connection
+    let connection: any SQLConnection
     let now: Int64
 
-    public init(connection: Connection, now: Int64) {
+    public init(connection: any SQLConnection, now: Int64) {
         self.connection = connection
         self.now = now
     }
@@ -32,10 +32,10 @@ public struct ShopStore {
     func placeOrder(_ lines: [CartItem], to address: Address) throws -> (id: Int, totalCents: Int) {
         let priced = try lines.compactMap { line in try product(id: line.productId).map { ($0, line.quantity) } }
         let total = priced.reduce(0) { $0 + $1.0.priceCents * $1.1 }
-        try connection.run(
-            "INSERT INTO orders (name, street, city, total_cents, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            [.text(address.name), .text(address.street), .text(address.city), .int(total), .integer(now)])
-        let order = Int(connection.lastInsertRowID)
+        let order = try connection.queryFirst(
+            "INSERT INTO orders (name, street, city, total_cents, created_at) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+            [.text(address.name), .text(address.street), .text(address.city), .int(total), .integer(now)]
+        ) { $0.int(0) } ?? 0
         for (product, quantity) in priced {
             try connection.run(
                 "INSERT INTO order_lines (order_id, product_id, quantity, price_cents) VALUES (?1, ?2, ?3, ?4)",

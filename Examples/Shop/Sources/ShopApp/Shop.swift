@@ -1,7 +1,7 @@
 import CoordinatorServer
 import Foundation
 import Navigation
-import SQLiteStore
+import Store
 
 /// The shop: its screens and coordinators, its migrations, and how coordinatord serves it.
 public enum Shop {
@@ -16,12 +16,12 @@ public enum Shop {
         root: { _ in ShopCoordinator() })
 
     /// The shop's own tables, from its `Migrations` folder.
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(from: Bundle.module, scope: name)
+    public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
+        try Migration.load(from: Bundle.module, scope: name, dialect: dialect)
     }
 
     /// The environment of one event: the store on the event's connection.
-    public static func environment(connection: Connection, now: Int64) -> Environment {
+    public static func environment(connection: any SQLConnection, now: Int64) -> Environment {
         var environment = Environment()
         environment.set(ShopStore(connection: connection, now: now))
         return environment
@@ -29,6 +29,6 @@ public enum Shop {
 
     /// The shop as coordinatord serves it.
     public static let served = ServedApp(
-        name: name, navigation: navigation, migrations: { try migrations() },
+        name: name, navigation: navigation, migrations: { try migrations(for: $0) },
         environment: { _ in { connection, _, request in environment(connection: connection, now: request.now) } })
 }

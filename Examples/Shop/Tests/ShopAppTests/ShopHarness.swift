@@ -1,19 +1,20 @@
 import Foundation
 import Navigation
 import SQLiteStore
+import Store
 
 @testable import ShopApp
 
 /// The shop on an in-memory SQLite database, driven event by event like a client: each event
 /// in a transaction that rolls back if the flow throws.
 struct ShopHarness {
-    let connection: Connection
+    let connection: SQLiteConnection
     var tree: NavigationTree
     var now: Int64 = 1_800_000_000
 
     init() throws {
-        connection = try Connection(path: ":memory:")
-        try Migrator(migrations: Shop.migrations()).migrate(connection)
+        connection = try SQLiteConnection(path: ":memory:")
+        try Migrator(migrations: Shop.migrations(for: .sqlite)).migrate(connection)
         tree = try Shop.navigation.start(platform: .phone, environment: Shop.environment(connection: connection, now: now))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 
 /// One schema change: `NNNN_name.sql`, applied once, in version order within its scope.
+/// Each backend has its own files (`migrations/sqlite/`, `migrations/postgresql/`), numbered alike.
 ///
 /// A scope is whose schema it is: `core` for coordinatord's own tables (sessions, stored
 /// answers), an app's name for that app's models. Each scope numbers its migrations on its own,
@@ -26,13 +27,20 @@ public struct Migration: Sendable, Equatable {
         self.sql = sql
     }
 
-    /// The migrations an app ships as a resource folder of its target
-    /// (`resources: [.copy("Migrations")]`): `try Migration.load(from: Bundle.module, scope: "shop")`.
-    public static func load(from bundle: Bundle, folder: String = "Migrations", scope: String) throws -> [Migration] {
+    /// The migrations for `dialect` that an app ships as a resource folder of its target
+    /// (`resources: [.copy("Migrations")]`, with a `sqlite` and a `postgresql` folder inside):
+    /// `try Migration.load(from: Bundle.module, scope: "shop", dialect: dialect)`.
+    public static func load(
+        from bundle: Bundle, folder: String = "Migrations", scope: String, dialect: SQLDialect
+    ) throws -> [Migration] {
         guard let url = bundle.url(forResource: folder, withExtension: nil) else {
             throw MigrationError(description: "the \(scope) app's \(folder) folder is missing beside the binary")
         }
-        return try load(directory: url.path, scope: scope)
+        let path = url.appendingPathComponent(dialect.rawValue).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw MigrationError(description: "the \(scope) app has no migrations for \(dialect) (\(folder)/\(dialect))")
+        }
+        return try load(directory: path, scope: scope)
     }
 
     /// Reads every `NNNN_name.sql` file of `directory` as migrations of `scope`, sorted by version.
@@ -54,6 +62,39 @@ public struct Migration: Sendable, Equatable {
             throw MigrationError(description: "two migrations have version \(next.version)")
         }
         return migrations
+    }
+}
+
+extension Migration {
+    /// A recorded migration: its scope and version.
+    public struct Key: Hashable, Sendable, CustomStringConvertible {
+        /// Whose schema: `core` or an app's name.
+        public let scope: String
+        /// The version within the scope.
+        public let version: Int
+
+        /// The key of `version` in `scope`.
+        public init(scope: String = Migration.coreScope, version: Int) {
+            self.scope = scope
+            self.version = version
+        }
+
+        public var description: String { "\(scope)/\(version)" }
+    }
+
+    /// Throws when `recorded` (key → name, as the database has it) holds a migration that
+    /// `known` does not: a newer build or another app wrote the schema, and this build cannot
+    /// understand it.
+    public static func refuseUnknown(_ recorded: [Key: String], known migrations: [Migration]) throws {
+        let known = Dictionary(
+            migrations.map { (Key(scope: $0.scope, version: $0.version), $0.name) }, uniquingKeysWith: { first, _ in first })
+        for (key, name) in recorded.sorted(by: { ($0.key.scope, $0.key.version) < ($1.key.scope, $1.key.version) })
+        where known[key] != name {
+            throw MigrationError(
+                description:
+                    "the database has migration \(key.scope)/\(key.version)_\(name), which this build does not know; "
+                    + "it was written by a newer coordinatord or by another app")
+        }
     }
 }
 

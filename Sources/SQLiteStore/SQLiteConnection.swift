@@ -1,12 +1,14 @@
 import CSQLite
+import Store
 
 /// One SQLite connection. Not thread-safe by design: each connection has exactly one owner
 /// (the writer thread, or one reader queue) that serializes every call on it, which is what
 /// SQLite's multi-thread mode requires. Prepared statements are cached per SQL text.
-public final class Connection {
+public final class SQLiteConnection: SQLConnection {
     let handle: OpaquePointer
     /// The database file.
     public let path: String
+    public var dialect: SQLDialect { .sqlite }
     private var statements: [String: Statement] = [:]
 
     /// Opens (creating if needed) the database at `path` with WAL, `synchronous=FULL`,
@@ -58,7 +60,7 @@ public final class Connection {
 
     /// Runs a statement with bound parameters and returns how many rows it changed.
     @discardableResult
-    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int {
+    public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
         let statement = try statement(sql)
         try statement.bind(values)
         defer { statement.reset() }
@@ -67,7 +69,7 @@ public final class Connection {
     }
 
     /// Runs a query and maps each row.
-    public func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+    public func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
         let statement = try statement(sql)
         try statement.bind(values)
         defer { statement.reset() }
@@ -79,7 +81,7 @@ public final class Connection {
     }
 
     /// The first row of a query, mapped, or nil when there is none.
-    public func queryFirst<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (Row) throws -> T) throws -> T? {
+    public func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
         let statement = try statement(sql)
         try statement.bind(values)
         defer { statement.reset() }

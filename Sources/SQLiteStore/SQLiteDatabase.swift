@@ -1,8 +1,9 @@
 import Foundation
+import Store
 
-/// The store as the service uses it: the schema migrated, one writer, a pool of readers, and
-/// the file locked against a second server process.
-package final class Database: Sendable {
+/// The embedded store: the schema migrated, one writer with group commit, a pool of readers,
+/// and the file locked against a second server process.
+package final class SQLiteDatabase: Store {
     package let path: String
     package let writer: Writer
     package let readers: ReaderPool
@@ -12,7 +13,7 @@ package final class Database: Sendable {
     /// applies `migrations` (refusing a database from a newer build), and starts the writer and
     /// the readers.
     package init(path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil) throws {
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         let file = try DatabaseFile(lockingExisting: path)
         try Migrator(migrations: migrations).migrate(connection)
         // Store bookkeeping like `schema_migrations`: the health probe writes here and rolls back.
@@ -21,6 +22,39 @@ package final class Database: Sendable {
         self.file = file
         self.writer = try Writer(path: path, file: file, maxPageCount: maxPageCount)
         self.readers = try ReaderPool(path: path, count: readerCount)
+    }
+
+    package var dialect: SQLDialect { .sqlite }
+    package var isShared: Bool { false }
+    package var location: String { path }
+
+    package func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await writer.write(work)
+    }
+
+    package func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await readers.read(work)
+    }
+
+    package func metrics() -> [StoreMetric] {
+        let statistics = writer.statistics
+        let bytes = [path, path + "-wal"].reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        return [
+            StoreMetric(
+                name: "coordinatord_commits_total", type: "counter", help: "Group commits of the SQLite writer.",
+                value: Double(statistics.batches)),
+            StoreMetric(
+                name: "coordinatord_committed_writes_total", type: "counter",
+                help: "Writes committed, each in its own savepoint.", value: Double(statistics.writes)),
+            StoreMetric(
+                name: "coordinatord_writer_queue_depth", type: "gauge", help: "Writes waiting for the writer.",
+                value: Double(statistics.pending)),
+            StoreMetric(
+                name: "coordinatord_database_bytes", type: "gauge", help: "Bytes of the SQLite database file and its WAL.",
+                value: Double(bytes)),
+        ]
     }
 
     /// Flushes and stops the writer.

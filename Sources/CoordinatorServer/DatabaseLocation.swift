@@ -1,0 +1,42 @@
+import PostgresStore
+import SQLiteStore
+import Store
+
+/// What `--database` names: a PostgreSQL URL (`postgresql://` or `postgres://`) or an SQLite path.
+struct DatabaseLocation {
+    let value: String
+
+    init(_ value: String) {
+        self.value = value
+    }
+
+    var dialect: SQLDialect {
+        value.hasPrefix("postgresql://") || value.hasPrefix("postgres://") ? .postgresql : .sqlite
+    }
+
+    /// Opens the store with `migrations` applied (an SQLite file and its folder are created if missing).
+    func open(migrations: [Migration], maxPageCount: Int?, poolSize: Int) throws -> any Store {
+        switch dialect {
+        case .postgresql:
+            return try PostgresDatabase(url: value, migrations: migrations, poolSize: poolSize)
+        case .sqlite:
+            try DataFolder.create(for: value)
+            return try SQLiteDatabase(path: value, migrations: migrations, maxPageCount: maxPageCount)
+        }
+    }
+
+    /// Applies `migrations` and returns those applied now.
+    func migrate(_ migrations: [Migration]) throws -> [Migration] {
+        switch dialect {
+        case .postgresql:
+            return try PostgresMigrator(migrations: migrations).migrate(PostgresConnection(url: value))
+        case .sqlite:
+            try DataFolder.create(for: value)
+            let connection = try SQLiteConnection(path: value)
+            // Held while migrating: a server running on this file would see its schema change.
+            let lock = try DatabaseFile(lockingExisting: value)
+            defer { withExtendedLifetime(lock) {} }
+            return try Migrator(migrations: migrations).migrate(connection)
+        }
+    }
+}

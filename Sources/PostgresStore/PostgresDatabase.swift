@@ -1,0 +1,106 @@
+import Foundation
+import Store
+
+/// The shared store: one PostgreSQL database that several nodes use at once.
+///
+/// Each write is one transaction on a pooled connection (PostgreSQL's own group commit shares
+/// the WAL flush between concurrent commits); it is answered once `COMMIT` returns. A write
+/// that hit a serialization failure or a deadlock runs again (its work must be repeatable: it
+/// is, for the session service, which applies events to a copy). Reads run outside any
+/// transaction and see what is committed.
+package final class PostgresDatabase: Store {
+    private let pool: PostgresPool
+    package let location: String
+
+    /// Connects to `url`, applies `migrations` once even when several nodes start together, and
+    /// keeps up to `poolSize` connections.
+    package init(url: String, migrations: [Migration], poolSize: Int = 8) throws {
+        let connection = try PostgresConnection(url: url)
+        try PostgresMigrator(migrations: migrations).migrate(connection)
+        location = connection.location
+        pool = PostgresPool(url: url, size: poolSize)
+    }
+
+    package var dialect: SQLDialect { .postgresql }
+    package var isShared: Bool { true }
+
+    package func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await pool.withConnection { try Self.transaction($0, work) }
+            } catch let error as PostgresError where error.isRetryable && attempt < 4 {
+                continue
+            } catch let failure as BeginFailed where attempt < 2 {
+                // The connection broke before anything was sent in the transaction (the server
+                // restarted, say): once more on a fresh connection.
+                _ = failure
+                continue
+            } catch let failure as BeginFailed {
+                throw failure.error
+            }
+        }
+    }
+
+    package func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await pool.withConnection { try work($0) }
+    }
+
+    package func healthProblem() async -> String? {
+        do {
+            let one = try await read { try $0.queryFirst("SELECT 1") { $0.int(0) } }
+            return one == 1 ? nil : "the database answered SELECT 1 with \(one.map(String.init) ?? "nothing")"
+        } catch {
+            return "the database does not answer: \(error)"
+        }
+    }
+
+    package func metrics() -> [StoreMetric] {
+        let statistics = pool.statistics
+        return [
+            StoreMetric(
+                name: "coordinatord_database_connections", type: "gauge", help: "PostgreSQL connections open.",
+                value: Double(statistics.open)),
+            StoreMetric(
+                name: "coordinatord_database_connections_in_use", type: "gauge", help: "PostgreSQL connections in use.",
+                value: Double(statistics.inUse)),
+            StoreMetric(
+                name: "coordinatord_database_waiters", type: "gauge",
+                help: "Callers waiting for a PostgreSQL connection.", value: Double(statistics.waiting)),
+        ]
+    }
+
+    package func close() async {
+        pool.close()
+    }
+
+    /// `BEGIN`, the work, `COMMIT`; `ROLLBACK` if anything throws. A statement that failed inside
+    /// the work aborts the transaction even if the work caught its error: then nothing commits.
+    private static func transaction<T>(
+        _ connection: PostgresConnection, _ work: (any SQLConnection) throws -> T
+    ) throws -> T {
+        do {
+            try connection.execute("BEGIN")
+        } catch let error as PostgresError where error.isStorageFailure {
+            throw BeginFailed(error: error)
+        }
+        do {
+            let result = try work(connection)
+            guard !connection.isInFailedTransaction else {
+                throw PostgresError(
+                    sqlState: "25P02", message: "a statement failed inside the transaction; nothing was committed")
+            }
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            if connection.isHealthy { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+}
+
+/// The connection failed at `BEGIN`, before the transaction did anything.
+private struct BeginFailed: Error {
+    let error: PostgresError
+}

@@ -1,0 +1,35 @@
+import Store
+
+/// A failed PostgreSQL call: its SQLSTATE (empty when the connection itself failed), the
+/// server's or libpq's message, and the SQL that failed.
+public struct PostgresError: DatabaseError, Equatable {
+    /// The five-character SQLSTATE, such as `23505`; empty when there is none.
+    public let sqlState: String
+    /// The server's or libpq's message.
+    public let message: String
+    /// The statement that failed, when there was one.
+    public let sql: String?
+
+    /// An error with `sqlState` and `message`, for `sql`.
+    public init(sqlState: String, message: String, sql: String? = nil) {
+        self.sqlState = sqlState
+        self.message = message
+        self.sql = sql
+    }
+
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// No SQLSTATE (the connection broke), or a class that means the server or its storage failed:
+    /// 08 connection, 53 insufficient resources, 57 operator intervention, 58 system error.
+    public var isStorageFailure: Bool {
+        sqlState.isEmpty || ["08", "53", "57", "58"].contains(String(sqlState.prefix(2)))
+    }
+
+    /// A serialization failure or a deadlock: nothing was kept, and the same work may run again.
+    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    public var description: String {
+        let base = "PostgreSQL error \(sqlState.isEmpty ? "(connection)" : sqlState): \(message)"
+        return sql.map { "\(base) (SQL: \($0))" } ?? base
+    }
+}

@@ -1,0 +1,38 @@
+/// The connection an app's models run their SQL on. Inside an event it is the connection that
+/// event commits on, so whatever the models change commits together with the session, or not at all.
+///
+/// Parameters are written `?1`, `?2`, … on every backend and bound by position. The SQL both
+/// backends accept covers what models usually need (`INSERT … RETURNING id` instead of a last
+/// row id, `INSERT … ON CONFLICT … DO NOTHING` for a uniqueness race); `dialect` tells the rest.
+///
+/// On PostgreSQL a failed statement aborts the event's whole transaction: catch an expected
+/// conflict with `ON CONFLICT`, not by catching the error and going on.
+public protocol SQLConnection: AnyObject {
+    /// The SQL this connection speaks.
+    var dialect: SQLDialect { get }
+
+    /// Runs one or more statements that take no parameters and return no rows of interest.
+    func execute(_ sql: String) throws
+
+    /// Runs a statement with bound parameters and returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue]) throws -> Int
+
+    /// Runs a query and maps each row.
+    func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T]
+
+    /// The first row of a query, mapped, or nil when there is none.
+    func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T?
+}
+
+extension SQLConnection {
+    /// Runs a statement without parameters and returns how many rows it changed.
+    @discardableResult
+    public func run(_ sql: String) throws -> Int { try run(sql, []) }
+
+    /// Runs a query without parameters and maps each row.
+    public func query<T>(_ sql: String, _ map: (Row) throws -> T) throws -> [T] { try query(sql, [], map) }
+
+    /// The first row of a query without parameters, mapped, or nil when there is none.
+    public func queryFirst<T>(_ sql: String, _ map: (Row) throws -> T) throws -> T? { try queryFirst(sql, [], map) }
+}

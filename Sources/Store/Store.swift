@@ -1,0 +1,53 @@
+/// Where sessions and an app's models are kept, as the session service uses it: writes that
+/// commit durably before they return, reads of committed data, a health probe.
+///
+/// Two backends implement it: `SQLiteDatabase` (one file, one writer with group commit) and
+/// `PostgresDatabase` (a pool of libpq connections, one transaction per write).
+package protocol Store: Sendable {
+    /// The SQL the store speaks.
+    var dialect: SQLDialect { get }
+
+    /// True when other nodes may change the data too, so memory is only a cache that every
+    /// request checks against the stored version.
+    var isShared: Bool { get }
+
+    /// Where the data is, for logs (never a password).
+    var location: String { get }
+
+    /// Runs `work` in a transaction and returns its result once that transaction is durable.
+    /// If `work` throws, nothing it did is kept and the caller gets its error.
+    func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+
+    /// Runs `work` on a connection that sees committed data.
+    func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+
+    /// Why the store cannot serve now, or nil when it can.
+    func healthProblem() async -> String?
+
+    /// Store-specific figures for `/metrics`: name, type, help and value of each.
+    func metrics() -> [StoreMetric]
+
+    /// Finishes what is queued and closes every connection. Later writes fail.
+    func close() async
+}
+
+/// One figure a store reports in `/metrics`.
+package struct StoreMetric: Sendable {
+    package let name: String
+    package let type: String
+    package let help: String
+    package let value: Double
+
+    package init(name: String, type: String, help: String, value: Double) {
+        self.name = name
+        self.type = type
+        self.help = help
+        self.value = value
+    }
+}
+
+/// The store refused a write because it is closing or closed.
+package struct StoreClosed: Error, CustomStringConvertible, Sendable {
+    package init() {}
+    package var description: String { "the database is closed" }
+}
