@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

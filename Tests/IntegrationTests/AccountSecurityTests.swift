@@ -22,8 +22,8 @@ import Testing
 
     /// User A on two devices deletes the account on one; the other is signed out for good, and a
     /// new user B gets a new id, never A's.
-    @Test func deletingAnAccountEndsEverySessionAndItsIdIsNeverReused() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func deletingAnAccountEndsEverySessionAndItsIdIsNeverReused(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var phone = try await SessionClient.create(port: server.port)
         try await Journey.register(&phone, email: "a@example.com", displayName: "A")
         let aID = (phone.state["user"] as? [String: Any])?["id"] as? Int
@@ -41,15 +41,15 @@ import Testing
         try await Journey.register(&newcomer, email: "b@example.com", displayName: "B")
         let bID = (newcomer.state["user"] as? [String: Any])?["id"] as? Int
         #expect(aID != nil && bID != nil && aID != bID)
-        let rows = try SQLiteConnection(path: server.databasePath).queryFirst(
+        let rows = try StoredData.open(server.databasePath).queryFirst(
             "SELECT count(*) FROM sessions WHERE user_id = ?1", [.int(aID ?? 0)]) { $0.int(0) }
         #expect(rows == 0)
     }
 
     /// A password change ends the user's other sessions; the one that changed it goes on with a
     /// new token.
-    @Test func changingThePasswordEndsTheOtherSessions() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func changingThePasswordEndsTheOtherSessions(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var phone = try await SessionClient.create(port: server.port)
         try await Journey.register(&phone, email: "c@example.com", displayName: "C")
         var laptop = try await Self.signedIn(server.port, email: "c@example.com")
@@ -72,8 +72,8 @@ import Testing
 
     /// Text is stored whole: a NUL byte neither cuts an e-mail short nor dodges the throttle;
     /// identifiers with control characters are refused with `422` and the field.
-    @Test func nulBytesAreRefusedInIdentifiersAndNeverCutText() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func nulBytesAreRefusedInIdentifiersAndNeverCutText(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port)
         try Journey.expect200(try await client.send("logIn"))
         let login = try await client.send("submit", ["email": "victim@example.com\u{0}n", "password": Journey.password])
@@ -92,14 +92,14 @@ import Testing
         let hidden = try await author.send("submit", ["text": "\u{0}hidden"])
         #expect(hidden.status == 422)
         #expect((hidden.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "text")
-        let posts = try SQLiteConnection(path: server.databasePath).queryFirst("SELECT count(*) FROM posts") { $0.int(0) }
+        let posts = try StoredData.open(server.databasePath).queryFirst("SELECT count(*) FROM posts") { $0.int(0) }
         #expect(posts == 0)
     }
 
     /// With one resident session allowed, sessions are evicted all the time; a session a request
     /// uses never is, so no client sees `404` for a live session or a version going backwards.
-    @Test func evictionUnderLoadNeverLosesALiveSession() async throws {
-        let server = try await ServerProcess.start(arguments: ["--max-resident-sessions", "1"])
+    @Test(arguments: Backend.allCases) func evictionUnderLoadNeverLosesALiveSession(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--max-resident-sessions", "1"])
         let port = server.port
         let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<8 {
@@ -129,8 +129,8 @@ import Testing
 
     /// A token that is no longer current replays only the answer that rotated it away, nothing
     /// else; and nothing once the session is gone.
-    @Test func anOldTokenReplaysOnlyTheRequestThatRotatedIt() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func anOldTokenReplaysOnlyTheRequestThatRotatedIt(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var owner = try await SessionClient.create(port: server.port)
         try await Journey.register(&owner, email: "rot@example.com", displayName: "Rot")
 

@@ -10,9 +10,9 @@ import Testing
         client.topScreen.name == "firstRun" ? "logIn" : "back"
     }
 
-    @Test func sixtyFourClientsWithIfMatchLoseNoUpdate() async throws {
+    @Test(arguments: Backend.allCases) func sixtyFourClientsWithIfMatchLoseNoUpdate(backend: Backend) async throws {
         // Every client is 127.0.0.1, like clients behind a proxy: allow them more connections.
-        let server = try await ServerProcess.start(arguments: ["--per-address-connection-limit", "512"])
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--per-address-connection-limit", "512"])
         let session = try await SessionClient.create(port: server.port)
         let perClient = 3
         let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
@@ -51,8 +51,8 @@ import Testing
         #expect(final.version == 1 + 64 * perClient)
     }
 
-    @Test func manySessionsAtOnce() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func manySessionsAtOnce(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         let port = server.port
         let finals = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<40 {
@@ -73,8 +73,8 @@ import Testing
 }
 
 @Suite struct RestartTests {
-    @Test func aRestartedServerServesEverySessionAsItWas() async throws {
-        let path = ServerProcess.temporaryDatabasePath()
+    @Test(arguments: Backend.allCases) func aRestartedServerServesEverySessionAsItWas(backend: Backend) async throws {
+        let path = try await backend.newDatabase()
         var server = try await ServerProcess.start(databasePath: path)
         var clients: [SessionClient] = []
         for index in 0..<6 {
@@ -148,8 +148,8 @@ import Testing
         #expect(try await reader.refresh().status == 401)
     }
 
-    @Test func residentCapEvictsFromMemoryNotFromTheDatabase() async throws {
-        let server = try await ServerProcess.start(arguments: ["--max-resident-sessions", "5"])
+    @Test(arguments: Backend.allCases) func residentCapEvictsFromMemoryNotFromTheDatabase(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--max-resident-sessions", "5"])
         var clients: [SessionClient] = []
         for _ in 0..<25 {
             var client = try await SessionClient.create(port: server.port)
@@ -168,8 +168,8 @@ import Testing
 
     /// The server's clock stands still (`--test-hooks`) until the test moves it past the idle
     /// timeout, and the sweep runs when told: nothing here depends on how fast the machine is.
-    @Test func idleSessionsExpireAndAreSwept() async throws {
-        let server = try await ServerProcess.start(arguments: ["--test-hooks", "--session-idle-timeout", "600"])
+    @Test(arguments: Backend.allCases) func idleSessionsExpireAndAreSwept(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--test-hooks", "--session-idle-timeout", "600"])
         var client = try await SessionClient.create(port: server.port)
         var other = try await SessionClient.create(port: server.port)
         try await server.advanceClock(seconds: 590)
@@ -178,7 +178,7 @@ import Testing
         #expect(try await client.refresh().status == 200)  // ...past the first deadline
         #expect(try await other.refresh().status == 401)  // the other one was idle for 610 s
         try await server.sweep()
-        let stored = try SQLiteConnection(path: server.databasePath).query("SELECT id, expires_at FROM sessions") {
+        let stored = try StoredData.open(server.databasePath).query("SELECT id, expires_at FROM sessions") {
             ($0.string(0), $0.int64(1))
         }
         // The sweep deleted the expired one from the database, and stored the read's expiry.
@@ -187,7 +187,7 @@ import Testing
         #expect(try await client.refresh().status == 401)
         #expect(try await client.send("logIn").status == 401)
         try await server.sweep()
-        let left = try SQLiteConnection(path: server.databasePath).queryFirst("SELECT count(*) FROM sessions") { $0.int(0) }
+        let left = try StoredData.open(server.databasePath).queryFirst("SELECT count(*) FROM sessions") { $0.int(0) }
         #expect(left == 0)
     }
 }

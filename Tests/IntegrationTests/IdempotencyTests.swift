@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 @Suite struct IdempotencyTests {
-    @Test func aRetryReplaysTheFirstAnswerAndAppliesNothingTwice() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func aRetryReplaysTheFirstAnswerAndAppliesNothingTwice(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port)
         let first = try await client.send("logIn", headers: ["Idempotency-Key": "k-1"])
         #expect(first.status == 200)
@@ -21,8 +21,8 @@ import Testing
         #expect(different.headers["content-type"] == "application/problem+json")
     }
 
-    @Test func aRotatedTokenIsReplayedToTheOldTokenOnlyForThatRequest() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func aRotatedTokenIsReplayedToTheOldTokenOnlyForThatRequest(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var owner = try await SessionClient.create(port: server.port)
         try await Journey.register(&owner, email: "rotate@example.com", displayName: "Ro")
 
@@ -52,8 +52,8 @@ import Testing
 
     /// The first sign-in is held in the (paused) password pool, so the retry surely comes while
     /// it runs: no timing assumption.
-    @Test func aRetryWhileTheFirstStillRunsIs409() async throws {
-        let server = try await ServerProcess.start(arguments: ["--test-hooks"])
+    @Test(arguments: Backend.allCases) func aRetryWhileTheFirstStillRunsIs409(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--test-hooks"])
         let port = server.port
         var owner = try await SessionClient.create(port: port)
         try await Journey.register(&owner, email: "busy@example.com", displayName: "Busy")

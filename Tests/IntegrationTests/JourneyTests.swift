@@ -4,8 +4,8 @@ import Testing
 
 /// The shipped app end to end over HTTP, as the README's walkthrough tells it.
 @Suite struct JourneyTests {
-    @Test func signUpPostBrowseSettingsSignOutInChangePasswordDelete() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func signUpPostBrowseSettingsSignOutInChangePasswordDelete(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port)
         let firstToken = client.token
         #expect(client.topScreen.name == "firstRun")
@@ -87,8 +87,8 @@ import Testing
     /// Behind the trusted proxy, failures slow down the guessing client, not the account's owner.
     /// The server's clock stands still (`--test-hooks`), so the delays do not depend on how fast
     /// the requests go.
-    @Test func unknownEmailAndWrongPasswordGetTheSameAnswerAndRepeatedFailuresAre429() async throws {
-        let server = try await ServerProcess.start(arguments: ["--test-hooks", "--trusted-proxy", "127.0.0.1"])
+    @Test(arguments: Backend.allCases) func unknownEmailAndWrongPasswordGetTheSameAnswerAndRepeatedFailuresAre429(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--test-hooks", "--trusted-proxy", "127.0.0.1"])
         var owner = try await SessionClient.create(port: server.port)
         try await Journey.register(&owner, email: "known@example.com", displayName: "Known")
 
@@ -134,8 +134,8 @@ import Testing
         #expect(device.topScreen.name == "timeline")
     }
 
-    @Test func twoSessionsRacingToRegisterOneEmailExactlyOneWins() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func twoSessionsRacingToRegisterOneEmailExactlyOneWins(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var first = try await SessionClient.create(port: server.port)
         var second = try await SessionClient.create(port: server.port)
         for index in 0..<2 {
@@ -159,8 +159,8 @@ import Testing
         #expect(loserState.topScreen.props["error"] as? String == "This e-mail is already registered.")
     }
 
-    @Test func tabletRegistersInOneForm() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func tabletRegistersInOneForm(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port, platform: "tablet")
         try Journey.expect200(try await client.send("signUp"))
         #expect(client.topScreen.name == "signUp.form")

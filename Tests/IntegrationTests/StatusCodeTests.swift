@@ -3,12 +3,9 @@ import TestSupport
 import Testing
 
 /// Each status code of DESIGN §4, produced by the request that should produce it,
-/// against the real binary with a real SQLite file.
+/// against the real binary with a real SQLite file and with a real PostgreSQL database.
 @Suite struct StatusCodeTests {
-    let server: ServerProcess
-    init() async throws { server = try await ServerProcess.start() }
-
-    func post(_ path: String, token: String? = nil, contentType: String = "application/json", body: String) async throws
+    func post(_ server: ServerProcess, _ path: String, token: String? = nil, contentType: String = "application/json", body: String) async throws
         -> TestResponse
     {
         var headers = ["Content-Type": contentType]
@@ -16,8 +13,9 @@ import Testing
         return try await TestHTTP.request(port: server.port, "POST", path, headers: headers, body: body)
     }
 
-    @Test func createReadPostDelete() async throws {
-        let created = try await post("/v1/sessions", body: #"{"platform":"web"}"#)
+    @Test(arguments: Backend.allCases) func createReadPostDelete(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
+        let created = try await post(server, "/v1/sessions", body: #"{"platform":"web"}"#)
         #expect(created.status == 201)
         let token = try #require(created.json["token"] as? String)
         let session = try #require(created.json["session"] as? [String: Any])
@@ -50,18 +48,19 @@ import Testing
         #expect(try await client.get("").status == 401)
     }
 
-    @Test func badRequests() async throws {
+    @Test(arguments: Backend.allCases) func badRequests(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port)
         let path = "/v1/sessions/\(client.id)/events"
-        let malformed = try await post(path, token: client.token, body: "{not json")
+        let malformed = try await post(server, path, token: client.token, body: "{not json")
         #expect(malformed.status == 400)
         #expect(malformed.headers["content-type"] == "application/problem+json")
-        let missing = try await post(path, token: client.token, body: #"{"screen":"s1"}"#)
+        let missing = try await post(server, path, token: client.token, body: #"{"screen":"s1"}"#)
         #expect(missing.status == 400)
         #expect((missing.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
-        let notJSON = try await post(path, token: client.token, contentType: "text/plain", body: "hello")
+        let notJSON = try await post(server, path, token: client.token, contentType: "text/plain", body: "hello")
         #expect(notJSON.status == 415)
-        let badPlatform = try await post("/v1/sessions", body: #"{"platform":"watch"}"#)
+        let badPlatform = try await post(server, "/v1/sessions", body: #"{"platform":"watch"}"#)
         #expect(badPlatform.status == 422)
 
         let undeclared = try await client.send("fly")
@@ -78,7 +77,8 @@ import Testing
         #expect(try await client.refresh().headers["etag"] == "\"2\"")
     }
 
-    @Test func tokensAndSessions() async throws {
+    @Test(arguments: Backend.allCases) func tokensAndSessions(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         let client = try await SessionClient.create(port: server.port)
         let other = try await SessionClient.create(port: server.port)
         let none = try await TestHTTP.request(port: server.port, "GET", "/v1/sessions/\(client.id)")
@@ -95,7 +95,8 @@ import Testing
         #expect(unknown.status == 404)
     }
 
-    @Test func staleScreenAndIfMatchCarryTheState() async throws {
+    @Test(arguments: Backend.allCases) func staleScreenAndIfMatchCarryTheState(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port)
         _ = try await client.send("logIn")
         let stale = try await client.send("signUp", screen: "s1")
@@ -116,22 +117,25 @@ import Testing
         #expect(longKey.status == 400)
     }
 
-    @Test func oversizedBodyIs413() async throws {
+    @Test(arguments: Backend.allCases) func oversizedBodyIs413(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         let client = try await SessionClient.create(port: server.port)
         let huge = String(repeating: "x", count: 70_000)
-        let response = try await post("/v1/sessions/\(client.id)/events", token: client.token, body: #"{"screen":"s1","event":"\#(huge)"}"#)
+        let response = try await post(server, "/v1/sessions/\(client.id)/events", token: client.token, body: #"{"screen":"s1","event":"\#(huge)"}"#)
         #expect(response.status == 413)
         #expect(response.headers["content-type"] == "application/problem+json")
     }
 
-    @Test func unknownRoutes() async throws {
+    @Test(arguments: Backend.allCases) func unknownRoutes(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         #expect(try await TestHTTP.request(port: server.port, "GET", "/v2/nothing").status == 404)
         let wrongMethod = try await TestHTTP.request(port: server.port, "PUT", "/v1/sessions")
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.headers["allow"] == "POST")
     }
 
-    @Test func screenCatalog() async throws {
+    @Test(arguments: Backend.allCases) func screenCatalog(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         let catalog = try await TestHTTP.request(port: server.port, "GET", "/v1/screens")
         #expect(catalog.status == 200)
         let screens = catalog.json["screens"] as? [[String: Any]] ?? []

@@ -1,6 +1,23 @@
 import Foundation
 
-/// The real `coordinatord` binary, started on a free port with its own SQLite file.
+/// Which store a test's server runs on.
+public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
+    case sqlite, postgresql
+
+    /// A new, empty database: an SQLite file path, or a database's URL in the shared PostgreSQL
+    /// cluster (started on first use, off Swift's pool like every child process here).
+    public func newDatabase() async throws -> String {
+        switch self {
+        case .sqlite: ServerProcess.temporaryDatabasePath()
+        case .postgresql: try await TestHTTP.offPool { try PostgresCluster.shared.createDatabase() }
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// The real `coordinatord` binary, started on a free port with its own database: an SQLite
+/// file, or a PostgreSQL database (a URL) that several servers may share.
 ///
 /// Starting and stopping wait for the child on a thread of their own (`TestHTTP.offPool`):
 /// every test target runs in one process, and a blocked thread of Swift's pool (two on two
@@ -8,7 +25,10 @@ import Foundation
 public final class ServerProcess: @unchecked Sendable {  // mutated only by the test that owns it
     public let process = Process()
     public private(set) var port: UInt16 = 0
+    /// The SQLite file's path, or the PostgreSQL database's URL.
     public let databasePath: String
+    /// Where the server's log goes, to read when a test fails.
+    public let logPath: String
     private let output = Pipe()
 
     /// The built binary next to the test bundle (`.build/debug/coordinatord`).
@@ -31,6 +51,13 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         return folder.appendingPathComponent("coordinatord.sqlite").path
     }
 
+    /// Starts a server on a new database of `backend`.
+    public static func start(
+        backend: Backend, arguments: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        try await start(databasePath: await backend.newDatabase(), arguments: arguments, environment: environment)
+    }
+
     /// Starts the server and waits (off Swift's pool) until it reports its port.
     public static func start(
         databasePath: String? = nil, arguments: [String] = [], environment: [String: String] = [:]
@@ -48,8 +75,11 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         env.merge(environment) { $1 }
         process.environment = env
         process.standardOutput = output
-        // The server's log goes next to its database, to read when a test fails.
-        let logPath = self.databasePath + ".log"
+        // The server's log goes next to its SQLite database, or into a folder of its own.
+        logPath =
+            self.databasePath.hasPrefix("postgresql://")
+            ? Self.temporaryDatabasePath().replacingOccurrences(of: ".sqlite", with: ".log")
+            : self.databasePath + ".log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
         try process.run()

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Runs a short command to its end with `posix_spawn` and `waitpid`, its output in a file.
+///
+/// Not Foundation's `Process`: on Linux it learns of a child's exit through Dispatch, and a
+/// child that exits while many test threads wait was seen never to be reaped, so `waitUntilExit`
+/// never returned. This blocks only the calling thread: call it off Swift's pool.
+enum ChildProcess {
+    /// Runs `path` with `arguments`; returns its exit status and what it printed (both streams).
+    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw TestClientError(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+}

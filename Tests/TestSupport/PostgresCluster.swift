@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+
+/// A throw-away PostgreSQL cluster: `initdb` and `pg_ctl` in a temporary folder, listening on a
+/// free port of 127.0.0.1 only, stopped when the test process exits. PostgreSQL refuses to run as
+/// root, so as root the cluster runs as the `postgres` user (what Debian's package creates).
+///
+/// `shared` serves every test that only needs a database of its own (`createDatabase()`); a test
+/// that stops and starts PostgreSQL starts a cluster of its own. Every call here waits for a child
+/// process: call it off Swift's pool (`TestHTTP.offPool`), as `ServerProcess` does.
+public final class PostgresCluster: Sendable {
+    public let port: UInt16
+    public let folder: String
+    private static let bin = PostgresCluster.findBinaries()
+    private let databases = Atomic<Int>(0)
+
+    /// The cluster of this test process, started on first use.
+    public static var shared: PostgresCluster {
+        get throws { try sharedCluster.get() }
+    }
+
+    private static let sharedCluster = Result { try PostgresCluster() }
+
+    /// Initialises and starts a new cluster.
+    public init() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordinatord-pg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.handToServerUser(folder)
+        self.folder = folder
+        self.port = try Self.freePort()
+        try Self.run(
+            "initdb", ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+        // Tests need durability only across a killed node, never across a lost machine: no fsync.
+        try Self.appendSettings(
+            folder + "/data/postgresql.conf",
+            [
+                "port = \(port)", "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(folder)'",
+                "max_connections = 500", "fsync = off", "shared_buffers = 64MB",
+            ])
+        try start()
+        Self.stopAtExit(self)
+    }
+
+    /// `postgresql://` URL of a new, empty database in this cluster.
+    public func createDatabase() throws -> String {
+        let name = "test_\(ProcessInfo.processInfo.processIdentifier)_\(databases.add(1, ordering: .relaxed).newValue)"
+        try Self.run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-q", "-c", "CREATE DATABASE \(name)"])
+        return url(database: name)
+    }
+
+    /// The URL of `database` in this cluster.
+    public func url(database: String) -> String { "postgresql://postgres@127.0.0.1:\(port)/\(database)" }
+
+    /// Starts the server and waits until it accepts connections.
+    public func start() throws {
+        try Self.run("pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60", "start"])
+    }
+
+    /// Stops the server: `fast` ends every session and checkpoints; `immediate` is like a crash.
+    public func stop(mode: String = "fast") throws {
+        try Self.run("pg_ctl", ["-D", folder + "/data", "-m", mode, "-w", "-t", "60", "stop"])
+    }
+
+    /// Runs SQL with `psql` against `database` and returns its unaligned, tuples-only output.
+    public func psql(_ sql: String, database: String) throws -> String {
+        try Self.run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", database, "-At", "-c", sql])
+    }
+
+    // MARK: Processes
+
+    private static var isRoot: Bool { getuid() == 0 }
+
+    /// Runs a PostgreSQL program (as `postgres` when we are root) and returns its output; throws
+    /// with that output when it fails.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let path = bin + "/" + program
+        let (status, output) =
+            isRoot
+            ? try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
+            : try ChildProcess.run(path, arguments)
+        guard status == 0 else {
+            throw TestClientError(description: "\(program) \(arguments.joined(separator: " ")) failed: \(output)")
+        }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The folder of the newest installed PostgreSQL's programs.
+    private static func findBinaries() -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        return versions.last.map { "\(root)/\($0)/bin" } ?? "/usr/bin"
+    }
+
+    private static func handToServerUser(_ folder: String) throws {
+        guard isRoot else { return }
+        _ = try ChildProcess.run("/bin/chown", ["postgres:", folder])
+    }
+
+    private static func appendSettings(_ path: String, _ lines: [String]) throws {
+        // The file belongs to `postgres`; root may still append to it.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(("\n" + lines.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+    }
+
+    private static func freePort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw TestClientError(description: "no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    // MARK: Stopping at exit
+
+    /// Folders of the clusters to stop when the process exits.
+    private static let running = Mutex<[String]>([])
+
+    private static func stopAtExit(_ cluster: PostgresCluster) {
+        let first = running.withLock { folders in
+            folders.append(cluster.folder)
+            return folders.count == 1
+        }
+        guard first else { return }
+        atexit {
+            for folder in PostgresCluster.running.withLock({ $0 }) {
+                _ = try? PostgresCluster.run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
+    }
+}
