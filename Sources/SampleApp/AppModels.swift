@@ -4,6 +4,8 @@ import Secrets
 
 /// What the app's coordinators reach through their environment for one event.
 struct AppModels {
+    /// The connection the event commits on (the throttles write their counts there).
+    let connection: any SQLConnection
     let users: UserStore
     let posts: PostStore
     let passwords: PreparedPasswords
@@ -68,7 +70,7 @@ public final class SampleAppServices: Sendable {
         var environment = Environment()
         environment.set(
             AppModels(
-                users: UserStore(connection: connection), posts: PostStore(connection: connection), passwords: passwords,
+                connection: connection, users: UserStore(connection: connection), posts: PostStore(connection: connection), passwords: passwords,
                 guards: guards, clientAddress: clientAddress, now: now, dummyHash: dummyHash))
         return environment
     }

@@ -1,4 +1,5 @@
 import Navigation
+import Store
 import Synchronization
 
 /// Slows password guessing down without locking the owner out.
@@ -9,8 +10,12 @@ import Synchronization
 /// Only far above that, at `accountLimit` failures for one account from all clients together
 /// (a distributed attack), is the account refused to everyone, and at `clientLimit` failures
 /// from one client across accounts, that client for every account. A failure counts until
-/// `windowSeconds` after the last failure of its key. Keys no longer counted are swept as new
-/// failures come in, and their number is capped, so the throttle's memory is bounded.
+/// `windowSeconds` after the last failure of its key.
+///
+/// The counts live in the database (`throttle_failures`), written on the event's connection, so
+/// they hold across every node that shares it. Keys whose window has passed are deleted as new
+/// failures come in (at most once a minute per process), so the table stays bounded by the
+/// failures of one window.
 public final class FailureThrottle: Sendable {
     /// The numbers of the policy above.
     public struct Policy: Sendable {
@@ -19,25 +24,15 @@ public final class FailureThrottle: Sendable {
         public var accountLimit = 100
         public var clientLimit = 200
         public var windowSeconds: Int64 = 900
-        public var maxEntries = 100_000
 
         public init() {}
     }
 
-    private struct Entry {
-        var count: Int
-        var last: Int64
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var lastSweep: Int64 = 0
-    }
-
     public let policy: Policy
-    private let state = Mutex(State())
-    /// What the throttle guards, for its messages and metrics ("sign-ins", "password checks").
+    /// What the throttle guards, for its messages and its rows ("sign-ins", "password checks").
     let subject: String
+    /// When this process last swept; nil before its first sweep.
+    private let lastSweep = Mutex<Int64?>(nil)
 
     public init(subject: String, policy: Policy = Policy()) {
         self.subject = subject
@@ -45,41 +40,44 @@ public final class FailureThrottle: Sendable {
     }
 
     /// Throws `EventThrottled` when `account` may not be tried from `client` now.
-    func check(account: String, client: String, now: Int64) throws {
-        let wait = state.withLock { state -> Int64 in
-            var wait: Int64 = 0
-            if let pair = live(state.entries[Self.pair(account, client)], now: now), pair.count >= policy.freeFailures {
-                wait = max(wait, pair.last + delay(afterFailures: pair.count) - now)
-            }
-            if let entry = live(state.entries[Self.account(account)], now: now), entry.count >= policy.accountLimit {
+    func check(account: String, client: String, now: Int64, on connection: any SQLConnection) throws {
+        let keys = [Self.pair(account, client), Self.account(account), Self.client(client)]
+        let counts = try connection.query(
+            "SELECT key, count, last FROM throttle_failures WHERE subject = ?1 AND key IN (?2, ?3, ?4) AND last > ?5",
+            [.text(subject), .text(keys[0]), .text(keys[1]), .text(keys[2]), .integer(now - policy.windowSeconds)]
+        ) { (key: $0.string(0), count: $0.int(1), last: $0.int64(2)) }
+        var wait: Int64 = 0
+        for entry in counts {
+            switch entry.key {
+            case keys[0] where entry.count >= policy.freeFailures:
+                wait = max(wait, entry.last + delay(afterFailures: entry.count) - now)
+            case keys[1] where entry.count >= policy.accountLimit, keys[2] where entry.count >= policy.clientLimit:
                 wait = max(wait, entry.last + policy.windowSeconds - now)
+            default: break
             }
-            if let entry = live(state.entries[Self.client(client)], now: now), entry.count >= policy.clientLimit {
-                wait = max(wait, entry.last + policy.windowSeconds - now)
-            }
-            return wait
         }
         guard wait > 0 else { return }
         throw EventThrottled(retryAfterSeconds: Int(wait), detail: "Too many failed \(subject); try again later.")
     }
 
-    func recordFailure(account: String, client: String, now: Int64) {
-        state.withLock { state in
-            for key in [Self.pair(account, client), Self.account(account), Self.client(client)] {
-                let previous = live(state.entries[key], now: now)?.count ?? 0
-                state.entries[key] = Entry(count: previous + 1, last: now)
-            }
-            sweep(&state, now: now)
+    func recordFailure(account: String, client: String, now: Int64, on connection: any SQLConnection) throws {
+        for key in [Self.pair(account, client), Self.account(account), Self.client(client)] {
+            try connection.run(
+                """
+                INSERT INTO throttle_failures (subject, key, count, last) VALUES (?1, ?2, 1, ?3)
+                ON CONFLICT (subject, key) DO UPDATE SET
+                    count = CASE WHEN throttle_failures.last > ?4 THEN throttle_failures.count + 1 ELSE 1 END,
+                    last = ?3
+                """, [.text(subject), .text(key), .integer(now), .integer(now - policy.windowSeconds)])
         }
+        try sweep(now: now, on: connection)
     }
 
     /// The owner got in from `client`: that pair starts afresh (the account-wide count stays).
-    func recordSuccess(account: String, client: String) {
-        _ = state.withLock { $0.entries.removeValue(forKey: Self.pair(account, client)) }
+    func recordSuccess(account: String, client: String, on connection: any SQLConnection) throws {
+        try connection.run(
+            "DELETE FROM throttle_failures WHERE subject = ?1 AND key = ?2", [.text(subject), .text(Self.pair(account, client))])
     }
-
-    /// Keys held in memory now.
-    public var entryCount: Int { state.withLock { $0.entries.count } }
 
     /// Seconds the pair waits after `failures` failures: 1, 2, 4, … from the first one past the free ones.
     func delay(afterFailures failures: Int) -> Int64 {
@@ -87,21 +85,17 @@ public final class FailureThrottle: Sendable {
         return min(policy.maxDelaySeconds, Int64(1) << doublings)
     }
 
-    private func live(_ entry: Entry?, now: Int64) -> Entry? {
-        guard let entry, now - entry.last < policy.windowSeconds else { return nil }
-        return entry
-    }
-
-    /// Drops keys whose window has passed, at most once a minute; past `maxEntries`, the stalest.
-    private func sweep(_ state: inout State, now: Int64) {
-        if now - state.lastSweep >= 60 {
-            state.lastSweep = now
-            state.entries = state.entries.filter { now - $0.value.last < policy.windowSeconds }
+    /// Deletes keys whose window has passed, at most once a minute.
+    private func sweep(now: Int64, on connection: any SQLConnection) throws {
+        let due = lastSweep.withLock { last in
+            if let previous = last, previous <= now, now - previous < 60 { return false }
+            last = now
+            return true
         }
-        if state.entries.count > policy.maxEntries {
-            let stalest = state.entries.sorted { $0.value.last < $1.value.last }.prefix(state.entries.count / 10)
-            for (key, _) in stalest { state.entries[key] = nil }
-        }
+        guard due else { return }
+        try connection.run(
+            "DELETE FROM throttle_failures WHERE subject = ?1 AND last <= ?2",
+            [.text(subject), .integer(now - policy.windowSeconds)])
     }
 
     private static func pair(_ account: String, _ client: String) -> String { "p\u{1}" + account + "\u{1}" + client }

@@ -1,24 +1,21 @@
 import Navigation
+import Store
 import Synchronization
 
 /// A token bucket per key (a client address): `capacity` requests at once, then one every
-/// `refillSeconds`. Full buckets are forgotten as new requests come in, so memory stays bounded.
+/// `refillSeconds`.
+///
+/// The buckets live in the database (`rate_buckets`), written on the event's connection, so one
+/// client's rate holds across every node. Taking a token first locks the bucket's row (an upsert
+/// that changes nothing), so two nodes never both spend its last token. Full buckets are deleted
+/// as new requests come in (at most once a minute per process).
 public final class RateLimiter: Sendable {
-    private struct Bucket {
-        var tokens: Int64
-        var updated: Int64
-    }
-
-    private struct State {
-        var buckets: [String: Bucket] = [:]
-        var lastSweep: Int64 = 0
-    }
-
     public let capacity: Int64
     public let refillSeconds: Int64
-    /// What is limited, for the message ("registration attempts").
+    /// What is limited, for the message and its rows ("registration attempts").
     let subject: String
-    private let state = Mutex(State())
+    /// When this process last swept; nil before its first sweep.
+    private let lastSweep = Mutex<Int64?>(nil)
 
     public init(subject: String, capacity: Int64, refillSeconds: Int64) {
         self.subject = subject
@@ -27,33 +24,40 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes one token for `key`, or throws `EventThrottled` with the wait for the next one.
-    func take(_ key: String, now: Int64) throws {
-        let wait = state.withLock { state -> Int64 in
-            var bucket = refilled(state.buckets[key], now: now)
-            sweep(&state, now: now)
-            guard bucket.tokens > 0 else { return bucket.updated + refillSeconds - now }
-            bucket.tokens -= 1
-            state.buckets[key] = bucket
-            return 0
+    func take(_ key: String, now: Int64, on connection: any SQLConnection) throws {
+        try sweep(now: now, on: connection)
+        try connection.run(
+            """
+            INSERT INTO rate_buckets (subject, key, tokens, updated) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (subject, key) DO UPDATE SET tokens = rate_buckets.tokens
+            """, [.text(subject), .text(key), .integer(capacity), .integer(now)])
+        guard
+            let (tokens, updated) = try connection.queryFirst(
+                "SELECT tokens, updated FROM rate_buckets WHERE subject = ?1 AND key = ?2", [.text(subject), .text(key)],
+                { ($0.int64(0), $0.int64(1)) })
+        else { return }
+        let earned = max(0, now - updated) / refillSeconds
+        var bucket = (tokens: min(capacity, tokens + earned), updated: updated + earned * refillSeconds)
+        guard bucket.tokens > 0 else {
+            throw EventThrottled(
+                retryAfterSeconds: Int(bucket.updated + refillSeconds - now), detail: "Too many \(subject); try again later.")
         }
-        guard wait > 0 else { return }
-        throw EventThrottled(retryAfterSeconds: Int(wait), detail: "Too many \(subject); try again later.")
+        bucket.tokens -= 1
+        try connection.run(
+            "UPDATE rate_buckets SET tokens = ?3, updated = ?4 WHERE subject = ?1 AND key = ?2",
+            [.text(subject), .text(key), .integer(bucket.tokens), .integer(bucket.updated)])
     }
 
-    /// Keys held in memory now.
-    public var entryCount: Int { state.withLock { $0.buckets.count } }
-
-    private func refilled(_ bucket: Bucket?, now: Int64) -> Bucket {
-        guard let bucket else { return Bucket(tokens: capacity, updated: now) }
-        let earned = max(0, now - bucket.updated) / refillSeconds
-        guard earned > 0 else { return bucket }
-        return Bucket(tokens: min(capacity, bucket.tokens + earned), updated: bucket.updated + earned * refillSeconds)
-    }
-
-    /// Forgets buckets that have refilled completely, at most once a minute.
-    private func sweep(_ state: inout State, now: Int64) {
-        guard now - state.lastSweep >= 60 else { return }
-        state.lastSweep = now
-        state.buckets = state.buckets.filter { refilled($0.value, now: now).tokens < capacity }
+    /// Deletes buckets that have refilled completely, at most once a minute.
+    private func sweep(now: Int64, on connection: any SQLConnection) throws {
+        let due = lastSweep.withLock { last in
+            if let previous = last, previous <= now, now - previous < 60 { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        try connection.run(
+            "DELETE FROM rate_buckets WHERE subject = ?1 AND updated + (?2 - tokens) * ?3 <= ?4",
+            [.text(subject), .integer(capacity), .integer(refillSeconds), .integer(now)])
     }
 }

@@ -218,21 +218,24 @@ import Testing
         #expect(app.top.name == "signUp.password")
     }
 
-    /// Failures leave no memory behind once their window has passed.
-    @Test func throttleEntriesAreSwept() {
+    /// Failures leave no rows behind once their window has passed, nor do full buckets.
+    @Test func throttleEntriesAreSwept() throws {
+        let connection = try AppHarness.database()
+        func rows(_ table: String) throws -> Int { try connection.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0 }
         let throttle = FailureThrottle(subject: "sign-ins")
         for index in 0..<1000 {
-            throttle.recordFailure(account: "user\(index)", client: "198.51.100.\(index % 200)", now: 1000)
+            try throttle.recordFailure(account: "user\(index)", client: "198.51.100.\(index % 200)", now: 1000, on: connection)
         }
-        #expect(throttle.entryCount > 1000)
-        throttle.recordFailure(account: "late", client: "192.0.2.1", now: 1000 + throttle.policy.windowSeconds)
-        #expect(throttle.entryCount == 3)  // only the late failure's pair, account and client
+        #expect(try rows("throttle_failures") == 2200)  // 1000 pairs, 1000 accounts, 200 clients
+        try throttle.recordFailure(
+            account: "late", client: "192.0.2.1", now: 1000 + throttle.policy.windowSeconds, on: connection)
+        #expect(try rows("throttle_failures") == 3)  // only the late failure's pair, account and client
 
         let limiter = RateLimiter(subject: "registration attempts", capacity: 2, refillSeconds: 10)
-        for index in 0..<500 { _ = try? limiter.take("198.51.100.\(index)", now: 0) }
-        #expect(limiter.entryCount == 500)
-        _ = try? limiter.take("192.0.2.1", now: 100)
-        #expect(limiter.entryCount == 1)
+        for index in 0..<500 { try limiter.take("198.51.100.\(index)", now: 0, on: connection) }
+        #expect(try rows("rate_buckets") == 500)
+        try limiter.take("192.0.2.1", now: 100, on: connection)
+        #expect(try rows("rate_buckets") == 1)
     }
 
     /// The coordinators' `mapIO` are pure: a screen's output to their input, no tree, no store.

@@ -57,16 +57,17 @@ struct AuthCoordinator: InputMapping {
     private func signIn(email: String, password: String, screen: ScreenID, _ context: inout Context) throws {
         let models = try context.models
         let account = EmailAddress.key(email)
-        try models.guards.signIns.check(account: account, client: models.clientAddress, now: models.now)
+        try models.guards.signIns.check(account: account, client: models.clientAddress, now: models.now, on: models.connection)
         let user = try models.users.find(email: email)
         let matches = try models.passwords.verify(password, against: user?.passwordHash ?? models.dummyHash)
         guard let user, matches else {
-            models.guards.signIns.recordFailure(account: account, client: models.clientAddress, now: models.now)
+            try models.guards.signIns.recordFailure(
+                account: account, client: models.clientAddress, now: models.now, on: models.connection)
             AppMetrics.signInFailed()
             try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: Rules.wrongCredentials) }
             return
         }
-        models.guards.signIns.recordSuccess(account: account, client: models.clientAddress)
+        try models.guards.signIns.recordSuccess(account: account, client: models.clientAddress, on: models.connection)
         if models.passwords.needsRehash(user.passwordHash) {
             try models.users.update(id: user.id, passwordHash: models.passwords.hash(password))
         }

@@ -37,7 +37,7 @@ struct RegistrationCoordinator: InputMapping {
         switch input {
         case .email(let email, let screen):
             // Every try counts, whatever the answer: "already registered" must not be a fast oracle.
-            try models.guards.registrations.take(models.clientAddress, now: models.now)
+            try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
             if let error = try Rules.emailError(email) ?? (models.users.exists(email: email) ? Rules.emailTaken : nil) {
                 try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email, error: error) }
                 return

@@ -89,12 +89,15 @@ struct SettingsCoordinator: InputMapping {
     /// must not be a way to guess the password quickly.
     private func recheck(_ password: String, of record: UserRecord, _ models: AppModels) throws -> Bool {
         let account = "user:\(record.id)"
-        try models.guards.passwordChecks.check(account: account, client: models.clientAddress, now: models.now)
+        try models.guards.passwordChecks.check(
+            account: account, client: models.clientAddress, now: models.now, on: models.connection)
         guard try models.passwords.verify(password, against: record.passwordHash) else {
-            models.guards.passwordChecks.recordFailure(account: account, client: models.clientAddress, now: models.now)
+            try models.guards.passwordChecks.recordFailure(
+                account: account, client: models.clientAddress, now: models.now, on: models.connection)
             return false
         }
-        models.guards.passwordChecks.recordSuccess(account: account, client: models.clientAddress)
+        try models.guards.passwordChecks.recordSuccess(
+            account: account, client: models.clientAddress, on: models.connection)
         return true
     }
 }

@@ -28,7 +28,7 @@ struct TabletRegistrationCoordinator: InputMapping {
             // Hashed before the limit and the lookup: the event runs again once the hash is
             // prepared, and only that run counts a try; a taken e-mail costs the same work.
             let passwordHash = try models.passwords.hash(password)
-            try models.guards.registrations.take(models.clientAddress, now: models.now)
+            try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
             user = try models.users.create(email: email, passwordHash: passwordHash, displayName: displayName, now: models.now)
             if user == nil { error = Rules.emailTaken }
         }
