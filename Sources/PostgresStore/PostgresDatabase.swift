@@ -43,8 +43,14 @@ package final class PostgresDatabase: Store {
         }
     }
 
+    /// A read that failed because its connection broke runs once more on a fresh connection (a
+    /// read changes nothing, so repeating it is safe).
     package func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await pool.withConnection { try work($0) }
+        do {
+            return try await pool.withConnection { try work($0) }
+        } catch let error as PostgresError where error.isStorageFailure {
+            return try await pool.withConnection { try work($0) }
+        }
     }
 
     package func healthProblem() async -> String? {

@@ -1,0 +1,234 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Several nodes on one PostgreSQL database: any node serves any session, correctly.
+@Suite struct MultiNodeTests {
+    /// `count` servers on one new database of the shared cluster.
+    static func nodes(_ count: Int, database: String? = nil, arguments: [String] = []) async throws -> [ServerProcess] {
+        var url = database
+        if url == nil { url = try await Backend.postgresql.newDatabase() }
+        var nodes: [ServerProcess] = []
+        for _ in 0..<count { nodes.append(try await ServerProcess.start(databasePath: url, arguments: arguments)) }
+        return nodes
+    }
+
+    static func send(_ event: String, as client: SessionClient) async throws -> TestResponse {
+        var client = client
+        return try await client.send(event)
+    }
+
+    /// Every event goes to the next node; after each, every node reads the very state it answered.
+    @Test func aJourneyHopsBetweenNodes() async throws {
+        let nodes = try await Self.nodes(3)
+        var client = try await SessionClient.create(port: nodes[0].port)
+        var hop = 0
+        func step(_ event: String, _ payload: [String: Any]? = nil) async throws {
+            hop += 1
+            client = client.moved(to: nodes[hop % nodes.count].port)
+            try Journey.expect200(try await client.send(event, payload))
+            for node in nodes {
+                let read = try await client.moved(to: node.port).get("")
+                #expect(read.status == 200)
+                #expect(read.headers["etag"] == "\"\(client.version)\"", "node \(node.port) after \(event)")
+                #expect(SessionClient.parse(read.text) as NSDictionary == client.state as NSDictionary)
+            }
+        }
+        try await step("signUp")
+        try await step("next", ["email": "hop@example.com"])
+        try await step("next", ["password": Journey.password])
+        try await step("finish", ["displayName": "Hopper"])
+        #expect(client.topScreen.name == "timeline")
+        try await step("compose")
+        try await step("submit", ["text": "Written across nodes"])
+        #expect((client.topScreen.props["posts"] as? [[String: Any]])?.first?["text"] as? String == "Written across nodes")
+        try await step("selectTab", ["tab": "profile"])
+        try await step("openSettings")
+        let rotatedAway = client.token
+        try await step("signOut")
+        #expect(client.topScreen.name == "firstRun")
+        // The token the sign-out rotated away is dead on every node, also on those that cached it.
+        for node in nodes {
+            let stale = SessionClient(port: node.port, id: client.id, token: rotatedAway, stateText: client.stateText)
+            #expect(try await stale.get("").status == 401)
+        }
+        try await step("logIn")
+        try await step("submit", ["email": "hop@example.com", "password": Journey.password])
+        #expect(client.topScreen.name == "timeline")
+        #expect(client.version == 12)  // created at 1, then eleven events
+    }
+
+    /// Two nodes get a tap on the same screen at once, round after round: exactly one applies it,
+    /// the other answers 409 with the winner's state; no version is skipped or written twice.
+    @Test func twoNodesRacingOnOneSessionNeverBothWin() async throws {
+        let nodes = try await Self.nodes(2)
+        var client = try await SessionClient.create(port: nodes[0].port)
+        let rounds = 30
+        for round in 0..<rounds {
+            let event = ConcurrencyTests.nextEvent(for: client)
+            let (a, b) = (client.moved(to: nodes[0].port), client.moved(to: nodes[1].port))
+            async let first = Self.send(event, as: a)
+            async let second = Self.send(event, as: b)
+            let answers = try await [first, second]
+            #expect(answers.map(\.status).sorted() == [200, 409], "round \(round)")
+            let winner = try #require(answers.first { $0.status == 200 })
+            let loser = try #require(answers.first { $0.status == 409 })
+            #expect(winner.json["version"] as? Int == round + 2)
+            let loserState = try #require(loser.json["state"] as? [String: Any])
+            #expect(loserState as NSDictionary == winner.json as NSDictionary, "round \(round): 409 carries the winner's state")
+            client.absorb(winner)
+        }
+        let stored = try await client.moved(to: nodes[1].port).get("")
+        #expect(stored.json["version"] as? Int == rounds + 1)
+    }
+
+    /// One e-mail registered through three nodes at once: exactly one session gets it.
+    @Test func aRegistrationRaceAcrossNodesHasOneWinner() async throws {
+        let nodes = try await Self.nodes(3)
+        var clients: [SessionClient] = []
+        for node in nodes {
+            var client = try await SessionClient.create(port: node.port)
+            try Journey.expect200(try await client.send("signUp"))
+            try Journey.expect200(try await client.send("next", ["email": "race@example.com"]))
+            try Journey.expect200(try await client.send("next", ["password": Journey.password]))
+            clients.append(client)
+        }
+        let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            for client in clients {
+                group.addTask {
+                    var client = client
+                    return try await client.send("finish", ["displayName": "Racer"])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.map(\.status) == [200, 200, 200])
+        let signedIn = answers.filter { !($0.json["user"] is NSNull) }
+        #expect(signedIn.count == 1)
+        let errors = answers.compactMap { answer -> String? in
+            let state = SessionClient(port: 0, id: "", token: "", stateText: answer.text)
+            return state.topScreen.props["error"] as? String
+        }
+        #expect(errors == ["This e-mail is already registered.", "This e-mail is already registered."])
+        let stored = try StoredData.open(nodes[0].databasePath).queryFirst("SELECT count(*) FROM users") { $0.int(0) }
+        #expect(stored == 1)
+    }
+
+    /// Failed sign-ins through one node slow down the next try through another: the counts are
+    /// the database's, not a node's. (Test hooks stop both nodes' clocks, which started at most a
+    /// second or two apart.)
+    @Test func theSignInThrottleHoldsAcrossNodes() async throws {
+        let nodes = try await Self.nodes(2, arguments: ["--test-hooks"])
+        var owner = try await SessionClient.create(port: nodes[0].port)
+        try await Journey.register(&owner, email: "guarded@example.com", displayName: "Guarded")
+        var attacker = try await SessionClient.create(port: nodes[0].port)
+        try Journey.expect200(try await attacker.send("logIn"))
+        var statuses: [Int] = []
+        for attempt in 0..<12 {
+            attacker = attacker.moved(to: nodes[attempt % 2].port)
+            statuses.append(try await attacker.send("submit", ["email": "guarded@example.com", "password": "not the password at all"]).status)
+        }
+        // Counted per node, each node would let three failures through and then some; counted
+        // together, the delays after the third failure soon outgrow the clocks' difference.
+        #expect(Array(statuses.prefix(3)) == [200, 200, 200])
+        #expect(statuses.filter { $0 == 200 }.count <= 5)
+        #expect(Array(statuses.suffix(2)) == [429, 429])
+    }
+
+    /// `kill -9` of one node under load: no acknowledged event is lost, and its sessions go on
+    /// through the other nodes.
+    @Test func killingANodeUnderLoadLosesNothingAndItsSessionsGoOn() async throws {
+        var nodes = try await Self.nodes(3)
+        var clients: [SessionClient] = []
+        for index in 0..<12 { clients.append(try await SessionClient.create(port: nodes[index % 3].port)) }
+        let acknowledged = CrashTests.Acknowledgements()
+        for client in clients { acknowledged.record(client) }
+        acknowledged.clients.store(clients.count, ordering: .relaxed)
+        let load = Task { [clients] in
+            await withTaskGroup(of: Void.self) { group in
+                for client in clients {
+                    group.addTask {
+                        var client = client
+                        defer { acknowledged.clients.subtract(1, ordering: .relaxed) }
+                        while !Task.isCancelled {
+                            guard let response = try? await client.send(ConcurrencyTests.nextEvent(for: client)) else { return }
+                            if response.status == 200 { acknowledged.record(client) } else { return }
+                        }
+                    }
+                }
+            }
+        }
+        let target = 300
+        while acknowledged.count.load(ordering: .relaxed) < target && acknowledged.clients.load(ordering: .relaxed) > 4 {
+            await Task.yield()
+        }
+        try await nodes[0].stop(signal: SIGKILL)
+        load.cancel()
+        await load.value
+        nodes.removeFirst()
+
+        for (index, client) in clients.enumerated() {
+            // The dead node's sessions, and the others, through a surviving node.
+            var moved = client.moved(to: nodes[index % nodes.count].port)
+            #expect(try await moved.refresh().status == 200)
+            let acked = try #require(acknowledged.latest.withLock { $0[client.id] })
+            #expect(moved.version >= acked.version, "\(client.id) lost an acknowledged event")
+            if moved.version == acked.version {
+                #expect(SessionClient.parse(moved.stateText) as NSDictionary == SessionClient.parse(acked.state) as NSDictionary)
+            }
+            // And they take new events there.
+            let before = moved.version
+            try Journey.expect200(try await moved.send(ConcurrencyTests.nextEvent(for: moved)))
+            #expect(moved.version == before + 1)
+        }
+        #expect(acknowledged.count.load(ordering: .relaxed) >= 100)
+    }
+
+    /// PostgreSQL stopped under load: events get 503 (nothing changed), never another error; once
+    /// it is back, the same nodes serve again without a restart and nothing acknowledged is lost.
+    @Test func postgresStoppedAndStartedAgainUnderLoad() async throws {
+        let cluster = try await TestHTTP.offPool { try PostgresCluster() }
+        _ = try await TestHTTP.offPool { try cluster.psql("CREATE DATABASE outage", database: "postgres") }
+        let nodes = try await Self.nodes(2, database: cluster.url(database: "outage"))
+        var clients: [SessionClient] = []
+        for index in 0..<6 { clients.append(try await SessionClient.create(port: nodes[index % 2].port)) }
+
+        // Events while the database is up, down and up again; every answer is a 200 or a 503.
+        func drive(_ clients: inout [SessionClient], rounds: Int) async throws -> [Int] {
+            var statuses: [Int] = []
+            for _ in 0..<rounds {
+                for index in clients.indices {
+                    let response = try await clients[index].send(ConcurrencyTests.nextEvent(for: clients[index]))
+                    statuses.append(response.status)
+                    if response.status == 503 {
+                        #expect(response.headers["content-type"] == "application/problem+json")
+                    }
+                }
+            }
+            return statuses
+        }
+        #expect(Set(try await drive(&clients, rounds: 3)) == [200])
+        let versionsBefore = clients.map(\.version)
+        try await TestHTTP.offPool { try cluster.stop() }
+        let whileDown = try await drive(&clients, rounds: 2)
+        #expect(Set(whileDown) == [503])
+        #expect(clients.map(\.version) == versionsBefore)
+        let health = try await TestHTTP.request(port: nodes[0].port, "GET", "/healthz")
+        #expect(health.status == 503)
+
+        try await TestHTTP.offPool { try cluster.start() }
+        // Each pooled connection reconnects on its next use; no node restarts.
+        let afterwards = try await drive(&clients, rounds: 3)
+        #expect(Set(afterwards).isSubset(of: [200, 503]))
+        #expect(afterwards.suffix(clients.count).allSatisfy { $0 == 200 })
+        for (index, client) in clients.enumerated() {
+            var other = client.moved(to: nodes[(index + 1) % 2].port)
+            #expect(try await other.refresh().status == 200)
+            #expect(other.version == client.version)
+            #expect(SessionClient.parse(other.stateText) as NSDictionary == client.state as NSDictionary)
+        }
+        #expect(try await TestHTTP.request(port: nodes[1].port, "GET", "/healthz").status == 200)
+        try await TestHTTP.offPool { try cluster.stop(mode: "immediate") }
+    }
+}
