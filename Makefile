@@ -5,7 +5,7 @@ PORT ?= 8080
 PREFIX ?= /usr/local
 # Debian packages the build needs, and those only the tests and the benchmark need; installed when missing.
 DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev
-TEST_PACKAGES := chromium chromium-driver postgresql
+TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
 BENCH_PACKAGES := wrk
 
 .PHONY: all deps test-deps build release run test bench install clean

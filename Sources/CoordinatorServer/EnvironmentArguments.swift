@@ -9,7 +9,7 @@ enum EnvironmentArguments {
         "connection-memory-bytes", "trusted-proxy", "threads", "shutdown-grace", "max-resident-sessions",
         "session-idle-timeout", "sweep-interval", "max-snapshot-bytes", "max-idempotency-keys",
         "password-memory-mib", "password-iterations", "hash-concurrency", "max-queued-hashes",
-        "registrations-per-minute", "max-database-pages",
+        "registrations-per-minute", "max-database-pages", "database-pool-size",
     ]
 
     static func variable(for option: String) -> String {

@@ -27,7 +27,7 @@ public final class PostgresCluster: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.handToServerUser(folder)
         self.folder = folder
-        self.port = try Self.freePort()
+        self.port = try FreePort.pick()
         try Self.run(
             "initdb", ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
         // Tests need durability only across a killed node, never across a lost machine: no fsync.
@@ -103,22 +103,6 @@ public final class PostgresCluster: Sendable {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(("\n" + lines.joined(separator: "\n") + "\n").utf8))
         try handle.close()
-    }
-
-    private static func freePort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestClientError(description: "no free port") }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     // MARK: Stopping at exit

@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `deploy/nginx.conf` as shipped, in front of three nodes on one PostgreSQL database.
+@Suite struct ProxyTests {
+    /// nginx with the shipped configuration, its three upstreams pointed at `nodes`.
+    final class Proxy: @unchecked Sendable {  // used only by the test that owns it
+        let process = Process()
+        let port: UInt16
+
+        init(nodes: [ServerProcess]) throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder + "/logs", withIntermediateDirectories: true)
+            port = try FreePort.pick()
+            var site = try String(
+                contentsOf: OpenAPITests.repository.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
+            for (index, node) in nodes.enumerated() {
+                site = site.replacingOccurrences(of: "127.0.0.1:808\(index + 1)", with: "127.0.0.1:\(node.port)")
+            }
+            site = site.replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
+            try site.write(toFile: folder + "/site.conf", atomically: true, encoding: .utf8)
+            try """
+            worker_processes 1;
+            daemon off;
+            pid \(folder)/nginx.pid;
+            error_log \(folder)/logs/error.log;
+            events { worker_connections 256; }
+            http { access_log off; include \(folder)/site.conf; }
+            """.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            process.arguments = ["-p", folder, "-c", folder + "/nginx.conf"]
+            try process.run()
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    /// Events each node applied so far (its `/metrics`), by port.
+    static func appliedEvents(_ nodes: [ServerProcess]) async throws -> [UInt16: Int] {
+        var applied: [UInt16: Int] = [:]
+        for node in nodes {
+            let text = try await TestHTTP.request(port: node.port, "GET", "/metrics").text
+            let line = text.split(separator: "\n").first { $0.hasPrefix(#"coordinatord_events_total{outcome="applied"}"#) }
+            applied[node.port] = line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        return applied
+    }
+
+    @Test func aSessionStaysOnOneNodeAndFailsOverWhenItDies() async throws {
+        var nodes = try await MultiNodeTests.nodes(3)
+        let proxy = try Proxy(nodes: nodes)
+        // Wait for nginx to listen: a condition, not a duration.
+        var created: SessionClient?
+        for _ in 0..<500 where created == nil {
+            created = try? await SessionClient.create(port: proxy.port)
+            if created == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        var client = try #require(created)
+        for _ in 0..<10 { try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client))) }
+        // Every event of the session went to one node (its creation, hashed by request id, may
+        // have gone elsewhere).
+        let applied = try await Self.appliedEvents(nodes)
+        #expect(applied.values.sorted() == [0, 0, 10])
+        let home = try #require(nodes.first { applied[$0.port] == 10 })
+
+        try await home.stop(signal: SIGKILL)
+        nodes.removeAll { $0 === home }
+        let before = client.version
+        try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client)))
+        #expect(client.version == before + 1)
+        #expect(try await client.refresh().status == 200)
+        #expect(client.version == before + 1)
+        // The next node on the ring took the session over.
+        #expect(try await Self.appliedEvents(nodes).values.sorted() == [0, 1])
+        kill(proxy.process.processIdentifier, SIGTERM)
+    }
+}
