@@ -5,8 +5,8 @@ import Testing
 /// `deploy/nginx.conf` as shipped, in front of three nodes on one PostgreSQL database.
 @Suite struct ProxyTests {
     /// nginx with the shipped configuration, its three upstreams pointed at `nodes`.
-    final class Proxy: @unchecked Sendable {  // used only by the test that owns it
-        let process = Process()
+    final class Proxy: Sendable {
+        let pid: pid_t
         let port: UInt16
 
         init(nodes: [ServerProcess]) throws {
@@ -28,12 +28,14 @@ import Testing
             events { worker_connections 256; }
             http { access_log off; include \(folder)/site.conf; }
             """.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            process.arguments = ["-p", folder, "-c", folder + "/nginx.conf"]
-            try process.run()
+            pid = try ChildProcess.start(
+                "/usr/sbin/nginx", ["-p", folder, "-c", folder + "/nginx.conf"], logPath: folder + "/logs/output.log")
         }
 
-        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        /// Stops nginx and waits for it, off Swift's pool.
+        func stop() async throws {
+            try await TestHTTP.offPool { [pid] in ChildProcess.stop(pid) }
+        }
     }
 
     /// Events each node applied so far (its `/metrics`), by port.
@@ -73,6 +75,6 @@ import Testing
         #expect(client.version == before + 1)
         // The next node on the ring took the session over.
         #expect(try await Self.appliedEvents(nodes).values.sorted() == [0, 1])
-        kill(proxy.process.processIdentifier, SIGTERM)
+        try await proxy.stop()
     }
 }
