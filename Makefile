@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 # Debian packages the build needs, and those only the tests and the benchmark need; installed when missing.
 DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev
 TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
-BENCH_PACKAGES := wrk
+BENCH_PACKAGES := wrk postgresql
 
 .PHONY: all deps test-deps build release run test bench install clean
 
@@ -44,7 +44,7 @@ test: deps test-deps
 	  (cd $$example && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build) || exit 1; \
 	done
 
-## bench: release build, then the benchmark table (bench/run.py; options: make bench BENCH_ARGS="--seconds 20")
+## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql")
 bench: release
 	@scripts/apt-ensure $(BENCH_PACKAGES)
 	python3 bench/run.py $(BENCH_ARGS)
@@ -54,8 +54,9 @@ install: release
 	install -D -m 0755 .build/release/coordinatord $(DESTDIR)$(PREFIX)/bin/coordinatord
 	# The sample app's own migrations travel as its resource bundle, found beside the binary.
 	cp -R .build/release/coordinatord_SampleApp.resources $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/migrations
-	install -m 0644 migrations/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/
+	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/sqlite $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/postgresql
+	install -m 0644 migrations/sqlite/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/sqlite/
+	install -m 0644 migrations/postgresql/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/postgresql/
 	install -D -m 0644 api/openapi.yaml $(DESTDIR)$(PREFIX)/share/coordinatord/api/openapi.yaml
 	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/web
 	install -m 0644 web/* $(DESTDIR)$(PREFIX)/share/coordinatord/web/

@@ -6,7 +6,9 @@ sessions, 32 keep-alive connections), the same while another client signs in and
 start on 1,000,000 stored sessions, the memory footprint of 100,000 resident sessions, and the
 core (apply one event and render a ten-screen session, no HTTP), and the shipped app's navigation
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
-asserted. Options: --sessions N --seconds S --cold N --resident N.
+asserted. Then the same navigation load on PostgreSQL, with one node and with three nodes on one
+database, beside pgbench's simple-update rate on the same cluster. Options: --sessions N
+--seconds S --cold N --resident N; --only postgresql runs the SQLite and PostgreSQL navigation only.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, tempfile, threading, time, urllib.request
 
@@ -26,7 +28,7 @@ def parse():
     parser.add_argument("--cold", type=int, default=1_000_000)
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
-    parser.add_argument("--only", choices=["eviction"], help="run one section only")
+    parser.add_argument("--only", choices=["eviction", "postgresql"], help="run one section only")
     return parser.parse_args()
 
 
@@ -187,6 +189,118 @@ def eviction(work, options, template):
     return result
 
 
+class Postgres:
+    """A throw-away PostgreSQL cluster with production settings (fsync and synchronous_commit on),
+    run as the `postgres` user when we are root (PostgreSQL refuses root)."""
+    def __init__(self, work):
+        versions = sorted(int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit())
+        self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
+        self.folder = os.path.join(work, "pg")
+        os.makedirs(self.folder)
+        if os.getuid() == 0: shutil.chown(self.folder, "postgres")
+        self.port = free_port()
+        self.run("initdb", "-D", self.folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C")
+        with open(self.folder + "/data/postgresql.conf", "a") as conf:
+            conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{self.folder}'\n"
+                       "max_connections = 200\nshared_buffers = 256MB\nsynchronous_commit = on\nfsync = on\n")
+        self.run("pg_ctl", "-D", self.folder + "/data", "-l", self.folder + "/server.log", "-w", "start")
+
+    def run(self, program, *args, capture=False):
+        command = [os.path.join(self.bin, program), *args]
+        if os.getuid() == 0: command = ["runuser", "-u", "postgres", "--", *command]
+        if capture: return subprocess.check_output(command, text=True, cwd="/tmp", stderr=subprocess.STDOUT)
+        subprocess.check_call(command, cwd="/tmp", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def database(self, name):
+        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def pgbench(self, seconds, connections):
+        """pgbench's built-in simple-update script (one UPDATE, one SELECT, one INSERT a transaction)."""
+        common = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        self.run("createdb", *common, "pgbench")
+        self.run("pgbench", *common, "-i", "-s", "10", "-q", "pgbench")
+        out = self.run("pgbench", *common, "-b", "simple-update", "-c", str(connections), "-j", "2", "-T", str(seconds),
+                       "pgbench", capture=True)
+        tps = float(next(l for l in out.splitlines() if l.startswith("tps")).split("=")[1].split()[0])
+        latency = float(next(l for l in out.splitlines() if l.startswith("latency average")).split("=")[1].split()[0])
+        return {"tps": tps, "latency_ms": latency}
+
+    def stop(self):
+        self.run("pg_ctl", "-D", self.folder + "/data", "-m", "fast", "-w", "stop")
+
+
+def navigation(server, work, name, options, nodes=()):
+    """Signs `--sessions` sessions in through `server`, then runs the navigation load: closed loop
+    at `--connections`, then open loop at half the rate reached. With `nodes`, the sessions are split
+    over them and each third is driven through its own node at once (rates summed, the worst p99)."""
+    sessions = os.path.join(work, f"sessions-{name}.txt")
+    post_id, user_id = prepare_sessions(server.base, options.sessions, sessions)
+    targets = list(nodes) or [server]
+    if len(targets) == 1:
+        closed = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, post_id, user_id,
+                         server_pid=server.process.pid)
+        half = max(1, int(closed["rps"] / 2))
+        opened = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, post_id, user_id,
+                         server_pid=server.process.pid, rate=half)
+        return {"closed": closed, "open": opened, "rate": half}
+    lines = open(sessions).read().splitlines()
+    parts = []
+    for index, node in enumerate(targets):
+        part = os.path.join(work, f"sessions-{name}-{index}.txt")
+        with open(part, "w") as f: f.write("\n".join(lines[index::len(targets)]) + "\n")
+        parts.append((node, part))
+
+    def spread(rate=None):
+        share = max(1, options.connections // len(targets))
+        with concurrent.futures.ThreadPoolExecutor(len(targets)) as pool:
+            runs = list(pool.map(lambda target: loadgen(
+                "navigate", target[0].port, share, options.seconds, 1, target[1], post_id, user_id,
+                rate=(rate // len(targets) if rate else None)), parts))
+        return {"rps": sum(r["rps"] for r in runs), "p99_ms": max(r["p99_ms"] for r in runs),
+                "p50_ms": max(r["p50_ms"] for r in runs), "non2xx": sum(r["non2xx"] for r in runs)}
+    closed = spread()
+    half = max(1, int(closed["rps"] / 2))
+    return {"closed": closed, "open": spread(half), "rate": half}
+
+
+def postgresql(work, options):
+    """SQLite and PostgreSQL (one node, three nodes) under the same navigation load, and pgbench."""
+    results = {}
+    server = Server(os.path.join(work, "nav-sqlite.sqlite"))
+    results["sqlite"] = navigation(server, work, "sqlite", options)
+    server.stop()
+    cluster = Postgres(work)
+    try:
+        results["pgbench"] = cluster.pgbench(options.seconds, options.connections)
+        server = Server(cluster.database("nav1"))
+        results["one"] = navigation(server, work, "one", options)
+        server.stop()
+        url = cluster.database("nav3")
+        nodes = [Server(url) for _ in range(3)]
+        results["three"] = navigation(nodes[0], work, "three", options, nodes=nodes)
+        for node in nodes: node.stop()
+    finally:
+        cluster.stop()
+    return results
+
+
+def print_postgresql(r, options):
+    print(f"\nnavigation on each store ({options.sessions} signed-in sessions, {options.connections} connections, "
+          f"{options.seconds} s a run):")
+    rows = [("store", "events/s", "p50 ms", "p99 ms", f"open-loop p99 ms (rate)", "non-2xx", "CPU µs/event")]
+    for key, label in (("sqlite", "SQLite, one node"), ("one", "PostgreSQL, one node"), ("three", "PostgreSQL, three nodes")):
+        run = r[key]
+        closed = run["closed"]
+        rows.append((label, f"{closed['rps']:,.0f}", f"{closed['p50_ms']:.2f}", f"{closed['p99_ms']:.2f}",
+                     f"{run['open']['p99_ms']:.2f} ({run['rate']:,}/s)", f"{closed['non2xx'] + run['open']['non2xx']}",
+                     cpu(closed) if "cpu_user_us" in closed else "(3 processes)"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows: print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)))
+    print(f"pgbench simple-update on the same cluster, {options.connections} clients: {r['pgbench']['tps']:,.0f} tps "
+          f"(average latency {r['pgbench']['latency_ms']:.2f} ms)")
+
+
 def snapshot_template(work):
     """A first-run snapshot, from a session the server itself creates."""
     database = os.path.join(work, "template.sqlite")
@@ -207,6 +321,12 @@ def main():
     work = tempfile.mkdtemp(prefix="coordinatord-bench-")
     results = {}
     threads = str(os.cpu_count())
+    if options.only == "postgresql":
+        try:
+            print_postgresql(postgresql(work, options), options)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     if options.only == "eviction":
         try:
             results["eviction"] = eviction(work, options, snapshot_template(work))
@@ -301,6 +421,9 @@ def main():
         # 6. Core.
         results["core"] = json.loads(subprocess.check_output([CORE], text=True))
         results["app"] = json.loads(subprocess.check_output([APP, os.path.join(ROOT, "migrations", "sqlite")], text=True))
+
+        # 8. The same navigation on PostgreSQL: one node, three nodes; pgbench as its anchor.
+        results["postgresql"] = postgresql(work, options)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
@@ -360,6 +483,7 @@ def report(r, options):
     print(f"\n(baseline requests/s, each run: our generator {runs(r['generator_runs'])}; wrk {runs(r.get('wrk_runs', []))})")
     print(f"(setup: {r['setup_seconds']:.0f} s to sign in {options.sessions} sessions; seeding {options.cold:,} sessions took {r['seed_seconds']:.0f} s)")
     print_eviction(r["eviction"])
+    print_postgresql(r["postgresql"], options)
 
 
 if __name__ == "__main__":
