@@ -195,8 +195,8 @@ class Postgres:
     def __init__(self, work):
         versions = sorted(int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit())
         self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
-        self.folder = os.path.join(work, "pg")
-        os.makedirs(self.folder)
+        # A folder of its own: the bench's work folder is private to us, and the server's user must reach it.
+        self.folder = tempfile.mkdtemp(prefix="coordinatord-bench-pg-")
         if os.getuid() == 0: shutil.chown(self.folder, "postgres")
         self.port = free_port()
         self.run("initdb", "-D", self.folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C")
@@ -228,6 +228,7 @@ class Postgres:
 
     def stop(self):
         self.run("pg_ctl", "-D", self.folder + "/data", "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def navigation(server, work, name, options, nodes=()):

@@ -1,6 +1,5 @@
 import Navigation
 import Store
-import Synchronization
 
 /// Slows password guessing down without locking the owner out.
 ///
@@ -31,8 +30,7 @@ public final class FailureThrottle: Sendable {
     public let policy: Policy
     /// What the throttle guards, for its messages and its rows ("sign-ins", "password checks").
     let subject: String
-    /// When this process last swept; nil before its first sweep.
-    private let lastSweep = Mutex<Int64?>(nil)
+    private let sweeps = SweepSchedule()
 
     public init(subject: String, policy: Policy = Policy()) {
         self.subject = subject
@@ -87,12 +85,7 @@ public final class FailureThrottle: Sendable {
 
     /// Deletes keys whose window has passed, at most once a minute.
     private func sweep(now: Int64, on connection: any SQLConnection) throws {
-        let due = lastSweep.withLock { last in
-            if let previous = last, previous <= now, now - previous < 60 { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
+        guard sweeps.isDue(now: now) else { return }
         try connection.run(
             "DELETE FROM throttle_failures WHERE subject = ?1 AND last <= ?2",
             [.text(subject), .integer(now - policy.windowSeconds)])

@@ -1,6 +1,5 @@
 import Navigation
 import Store
-import Synchronization
 
 /// A token bucket per key (a client address): `capacity` requests at once, then one every
 /// `refillSeconds`.
@@ -14,8 +13,7 @@ public final class RateLimiter: Sendable {
     public let refillSeconds: Int64
     /// What is limited, for the message and its rows ("registration attempts").
     let subject: String
-    /// When this process last swept; nil before its first sweep.
-    private let lastSweep = Mutex<Int64?>(nil)
+    private let sweeps = SweepSchedule()
 
     public init(subject: String, capacity: Int64, refillSeconds: Int64) {
         self.subject = subject
@@ -50,12 +48,7 @@ public final class RateLimiter: Sendable {
 
     /// Deletes buckets that have refilled completely, at most once a minute.
     private func sweep(now: Int64, on connection: any SQLConnection) throws {
-        let due = lastSweep.withLock { last in
-            if let previous = last, previous <= now, now - previous < 60 { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
+        guard sweeps.isDue(now: now) else { return }
         try connection.run(
             "DELETE FROM rate_buckets WHERE subject = ?1 AND updated + (?2 - tokens) * ?3 <= ?4",
             [.text(subject), .integer(capacity), .integer(refillSeconds), .integer(now)])

@@ -16,6 +16,26 @@ import Testing
         /// Load clients still sending.
         let clients = Atomic<Int>(0)
 
+        /// Every client sends events until cancelled or until its server stops answering `200`;
+        /// each `200` is recorded.
+        func load(_ clients: [SessionClient]) -> Task<Void, Never> {
+            self.clients.store(clients.count, ordering: .relaxed)
+            return Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for client in clients {
+                        group.addTask {
+                            var client = client
+                            defer { self.clients.subtract(1, ordering: .relaxed) }
+                            while !Task.isCancelled {
+                                guard let response = try? await client.send(ConcurrencyTests.nextEvent(for: client)) else { return }
+                                if response.status == 200 { self.record(client) } else { return }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
         func record(_ client: SessionClient) {
             count.add(1, ordering: .relaxed)
             latest.withLock { latest in
@@ -36,21 +56,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
 
         for round in 0..<Self.rounds {
-            acknowledged.clients.store(clients.count, ordering: .relaxed)
-            let load = Task { [clients] in
-                await withTaskGroup(of: Void.self) { group in
-                    for client in clients {
-                        group.addTask {
-                            var client = client
-                            defer { acknowledged.clients.subtract(1, ordering: .relaxed) }
-                            while !Task.isCancelled {
-                                guard let response = try? await client.send(ConcurrencyTests.nextEvent(for: client)) else { return }
-                                if response.status == 200 { acknowledged.record(client) } else { return }
-                            }
-                        }
-                    }
-                }
-            }
+            let load = acknowledged.load(clients)
             // Kill at a random point of the load, measured in acknowledged events, not in time
             // (or as soon as every client stopped, which the checks below then report).
             let target = acknowledged.count.load(ordering: .relaxed) + Int.random(in: 20...200, using: &generator)

@@ -144,21 +144,7 @@ import Testing
         for index in 0..<12 { clients.append(try await SessionClient.create(port: nodes[index % 3].port)) }
         let acknowledged = CrashTests.Acknowledgements()
         for client in clients { acknowledged.record(client) }
-        acknowledged.clients.store(clients.count, ordering: .relaxed)
-        let load = Task { [clients] in
-            await withTaskGroup(of: Void.self) { group in
-                for client in clients {
-                    group.addTask {
-                        var client = client
-                        defer { acknowledged.clients.subtract(1, ordering: .relaxed) }
-                        while !Task.isCancelled {
-                            guard let response = try? await client.send(ConcurrencyTests.nextEvent(for: client)) else { return }
-                            if response.status == 200 { acknowledged.record(client) } else { return }
-                        }
-                    }
-                }
-            }
-        }
+        let load = acknowledged.load(clients)
         let target = 300
         while acknowledged.count.load(ordering: .relaxed) < target && acknowledged.clients.load(ordering: .relaxed) > 4 {
             await Task.yield()
