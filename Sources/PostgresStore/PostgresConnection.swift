@@ -36,8 +36,28 @@ public final class PostgresConnection: SQLConnection {
     /// True while the connection to the server is up, as far as libpq knows.
     public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
-    /// True inside a transaction that a failed statement aborted: it can only roll back.
-    public var isInFailedTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+    /// Runs `body` in a transaction: `COMMIT` if it returns, `ROLLBACK` if it throws. A statement
+    /// that failed inside aborts the transaction even if `body` caught its error: then nothing
+    /// commits and this throws. A connection that breaks at `BEGIN` throws `TransactionNotBegun`.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            try execute("BEGIN")
+        } catch let error as PostgresError where error.isStorageFailure {
+            throw TransactionNotBegun(cause: error)
+        }
+        do {
+            let result = try body()
+            guard PQtransactionStatus(handle) != PQTRANS_INERROR else {
+                throw PostgresError(
+                    sqlState: "25P02", message: "a statement failed inside the transaction; nothing was committed")
+            }
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isHealthy { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
 
     /// Reconnects a broken connection with the same parameters; prepared statements start afresh.
     public func reconnect() throws {

@@ -29,16 +29,13 @@ package final class PostgresDatabase: Store {
         while true {
             attempt += 1
             do {
-                return try await pool.withConnection { try Self.transaction($0, work) }
+                return try await pool.withConnection { connection in try connection.transaction { try work(connection) } }
             } catch let error as PostgresError where error.isRetryable && attempt < 4 {
                 continue
-            } catch let failure as BeginFailed where attempt < 2 {
-                // The connection broke before anything was sent in the transaction (the server
-                // restarted, say): once more on a fresh connection.
-                _ = failure
+            } catch is TransactionNotBegun where attempt < 2 {
+                // The connection broke before the transaction did anything (the server restarted,
+                // say): once more, on a fresh connection.
                 continue
-            } catch let failure as BeginFailed {
-                throw failure.error
             }
         }
     }
@@ -80,33 +77,4 @@ package final class PostgresDatabase: Store {
     package func close() async {
         pool.close()
     }
-
-    /// `BEGIN`, the work, `COMMIT`; `ROLLBACK` if anything throws. A statement that failed inside
-    /// the work aborts the transaction even if the work caught its error: then nothing commits.
-    private static func transaction<T>(
-        _ connection: PostgresConnection, _ work: (any SQLConnection) throws -> T
-    ) throws -> T {
-        do {
-            try connection.execute("BEGIN")
-        } catch let error as PostgresError where error.isStorageFailure {
-            throw BeginFailed(error: error)
-        }
-        do {
-            let result = try work(connection)
-            guard !connection.isInFailedTransaction else {
-                throw PostgresError(
-                    sqlState: "25P02", message: "a statement failed inside the transaction; nothing was committed")
-            }
-            try connection.execute("COMMIT")
-            return result
-        } catch {
-            if connection.isHealthy { try? connection.execute("ROLLBACK") }
-            throw error
-        }
-    }
-}
-
-/// The connection failed at `BEGIN`, before the transaction did anything.
-private struct BeginFailed: Error {
-    let error: PostgresError
 }

@@ -33,3 +33,15 @@ public struct PostgresError: DatabaseError, Equatable {
         return sql.map { "\(base) (SQL: \($0))" } ?? base
     }
 }
+
+/// The connection broke at `BEGIN`, before the transaction did anything: the same work may run
+/// again on another connection.
+public struct TransactionNotBegun: DatabaseError {
+    /// Why `BEGIN` failed.
+    public let cause: PostgresError
+
+    public var message: String { cause.message }
+    public var isUniqueViolation: Bool { false }
+    public var isStorageFailure: Bool { true }
+    public var description: String { "cannot begin a transaction: \(cause)" }
+}

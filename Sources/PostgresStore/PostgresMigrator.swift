@@ -35,15 +35,14 @@ public struct PostgresMigrator: Sendable {
         try Migration.refuseUnknown(recorded, known: migrations)
         var applied: [Migration] = []
         for migration in migrations where recorded[Migration.Key(scope: migration.scope, version: migration.version)] == nil {
-            try connection.execute("BEGIN")
             do {
-                try connection.execute(migration.sql)
-                try connection.run(
-                    "INSERT INTO schema_migrations (scope, version, name) VALUES (?1, ?2, ?3)",
-                    [.text(migration.scope), .int(migration.version), .text(migration.name)])
-                try connection.execute("COMMIT")
+                try connection.transaction {
+                    try connection.execute(migration.sql)
+                    try connection.run(
+                        "INSERT INTO schema_migrations (scope, version, name) VALUES (?1, ?2, ?3)",
+                        [.text(migration.scope), .int(migration.version), .text(migration.name)])
+                }
             } catch {
-                try? connection.execute("ROLLBACK")
                 throw MigrationError(
                     description: "migration \(migration.scope)/\(migration.version)_\(migration.name) failed: \(error)")
             }

@@ -20,7 +20,6 @@ final class PostgresPool: Sendable {
     let url: String
     let size: Int
     private let state = Mutex(State())
-    private let sequence = Atomic<Int>(0)
 
     init(url: String, size: Int) {
         self.url = url
@@ -63,7 +62,7 @@ final class PostgresPool: Sendable {
                 if let pooled = state.idle.popLast() { return .ready(pooled) }
                 if state.opened < size {
                     state.opened += 1
-                    return .ready(PooledConnection(label: "postgres-\(sequence.add(1, ordering: .relaxed).newValue)"))
+                    return .ready(PooledConnection(label: "postgres-\(state.opened)"))
                 }
                 state.waiters.append(continuation)
                 return .waiting

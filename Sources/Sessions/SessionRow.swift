@@ -82,6 +82,11 @@ enum SessionSQL {
         }
     }
 
+    /// The stored version of session `id`, nil when it is gone.
+    static func version(_ connection: any SQLConnection, id: String) throws -> Int? {
+        try connection.queryFirst("SELECT version FROM sessions WHERE id = ?1", [.text(id)]) { $0.int(0) }
+    }
+
     static func sessionID(tokenHash: [UInt8], _ connection: any SQLConnection) throws -> String? {
         try connection.queryFirst("SELECT id FROM sessions WHERE token_hash = ?1", [.blob(tokenHash)]) { $0.string(0) }
     }

@@ -176,9 +176,7 @@ package final class SessionService: Sendable {
     /// version moved past `version`: a refusal must be judged against the current state.
     func ensureCurrent(_ session: ResidentSession, version: Int) async throws {
         guard store.isShared else { return }
-        let stored = try await read { [id = session.id] in
-            try SessionSQL.check($0, id: id, cachedVersion: version).map(\.version)
-        }
+        let stored = try await read { [id = session.id] in try SessionSQL.version($0, id: id) }
         guard stored == version else {
             retire(session)
             throw ResidentCopyOutdated()
