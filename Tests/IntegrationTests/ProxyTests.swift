@@ -4,10 +4,12 @@ import Testing
 
 /// `deploy/nginx.conf` as shipped, in front of three nodes on one PostgreSQL database.
 @Suite struct ProxyTests {
-    /// nginx with the shipped configuration, its three upstreams pointed at `nodes`.
+    /// nginx with the shipped configuration, its three upstreams pointed at `nodes`. It runs as a
+    /// daemon: the `nginx` command binds the listening socket before it forks and returns, so once
+    /// it has returned the proxy accepts connections. Start it off Swift's pool.
     final class Proxy: Sendable {
-        let pid: pid_t
         let port: UInt16
+        private let arguments: [String]
 
         init(nodes: [ServerProcess]) throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)").path
@@ -22,20 +24,23 @@ import Testing
             try site.write(toFile: folder + "/site.conf", atomically: true, encoding: .utf8)
             try """
             worker_processes 1;
-            daemon off;
             pid \(folder)/nginx.pid;
             error_log \(folder)/logs/error.log;
             events { worker_connections 256; }
             http { access_log off; include \(folder)/site.conf; }
             """.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-            pid = try ChildProcess.start(
-                "/usr/sbin/nginx", ["-p", folder, "-c", folder + "/nginx.conf"], logPath: folder + "/logs/output.log")
+            arguments = ["-p", folder, "-c", folder + "/nginx.conf"]
+            let started = try ChildProcess.run("/usr/sbin/nginx", arguments)
+            guard started.status == 0 else { throw TestClientError(description: "nginx: \(started.output)") }
         }
 
-        /// Stops nginx and waits for it, off Swift's pool.
-        func stop() async throws {
-            try await TestHTTP.offPool { [pid] in ChildProcess.stop(pid) }
+        /// Tells nginx to stop (it reads its own pid file).
+        func stop() {
+            _ = try? ChildProcess.run("/usr/sbin/nginx", arguments + ["-s", "stop"])
         }
+
+        /// Also when a test failed before it called `stop`.
+        deinit { stop() }
     }
 
     /// Events each node applied so far (its `/metrics`), by port.
@@ -51,14 +56,8 @@ import Testing
 
     @Test func aSessionStaysOnOneNodeAndFailsOverWhenItDies() async throws {
         var nodes = try await MultiNodeTests.nodes(3)
-        let proxy = try Proxy(nodes: nodes)
-        // Wait for nginx to listen: a condition, not a duration.
-        var created: SessionClient?
-        for _ in 0..<500 where created == nil {
-            created = try? await SessionClient.create(port: proxy.port)
-            if created == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        var client = try #require(created)
+        let proxy = try await TestHTTP.offPool { [nodes] in try Proxy(nodes: nodes) }
+        var client = try await SessionClient.create(port: proxy.port)
         for _ in 0..<10 { try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client))) }
         // Every event of the session went to one node (its creation, hashed by request id, may
         // have gone elsewhere).
@@ -75,6 +74,6 @@ import Testing
         #expect(client.version == before + 1)
         // The next node on the ring took the session over.
         #expect(try await Self.appliedEvents(nodes).values.sorted() == [0, 1])
-        try await proxy.stop()
+        try await TestHTTP.offPool { proxy.stop() }
     }
 }
