@@ -17,7 +17,7 @@ let hasher = PasswordHasher(operations: 1, memoryBytes: 8 * 1024)
 let services = try SampleAppServices(hasher: hasher)
 let passwords = PreparedPasswords(hasher: hasher)
 try connection.run(
-    "INSERT INTO users (email, password_hash, display_name, created_at) VALUES ('a@example.com', ?1, 'Author', 0)",
+    "INSERT INTO users (email, email_key, password_hash, display_name, created_at) VALUES ('a@example.com', 'a@example.com', ?1, 'Author', 0)",
     [.text(try hasher.hash("x"))])
 for index in 0..<25 {
     try connection.run("INSERT INTO posts (author_id, text, created_at) VALUES (1, ?1, ?2)", [.text("Post \(index) of ordinary length."), .int(index)])

@@ -28,14 +28,8 @@ struct CoordinatorNode: Sendable {
     /// A coordinator that fails to encode is a bug in that flow: it fails the event that made
     /// it (a `500` for that request), never the process.
     static func encode(_ coordinator: any Coordinator) throws -> [UInt8] {
-        struct Box: Encodable {
-            let value: any Coordinator
-            func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         do {
-            return Array(try encoder.encode(Box(value: coordinator)))
+            return try JSONValue.encode(coordinator).serialized()
         } catch {
             throw NavigationError("\(type(of: coordinator)) failed to encode: \(error)")
         }

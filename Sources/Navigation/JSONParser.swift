@@ -4,22 +4,26 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    private let maximumDepth: Int
+    /// How deep a request body may nest.
     static let maximumDepth = 64
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses `bytes`, refusing values nested deeper than `maximumDepth`.
+    static func parse(_ bytes: [UInt8], maximumDepth: Int = Self.maximumDepth) throws -> JSONValue {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         let value = try parser.value()
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.failure("trailing characters") }
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
     private func failure(_ reason: String) -> Failure {
@@ -54,7 +58,7 @@ struct JSONParser {
 
     private mutating func nested<T>(_ body: (inout JSONParser) throws -> T) throws -> T {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth)") }
+        guard depth <= maximumDepth else { throw failure("nested deeper than \(maximumDepth)") }
         defer { depth -= 1 }
         return try body(&self)
     }

@@ -1,13 +1,11 @@
-import Foundation
-
 extension JSONValue {
     /// `value` as a JSON value (through its `Encodable` conformance).
     public static func encode(_ value: some Encodable) throws -> JSONValue {
-        try parse(Array(JSONEncoder().encode(value)))
+        try JSONValueEncoder().encode(value)
     }
 
     /// A `T` decoded from `value` (through its `Decodable` conformance).
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(value.serialized()))
+        try JSONValueDecoder().decode(T.self, from: value)
     }
 }

@@ -4,10 +4,14 @@
 enum Schema {
     /// The fields `type` decodes, in the order its `init(from:)` asks for them.
     static func fields<T: Decodable>(of type: T.Type) -> [FieldDeclaration] {
-        let recorder = Recorder()
-        _ = try? T(from: SchemaDecoder(recorder: recorder))
-        return recorder.fields
+        known.value(for: type) {
+            let recorder = Recorder()
+            _ = try? T(from: SchemaDecoder(recorder: recorder))
+            return recorder.fields
+        }
     }
+
+    private static let known = TypeMemo<[FieldDeclaration]>()
 
     /// What a nested value asked for, to give its field a type.
     final class Recorder {

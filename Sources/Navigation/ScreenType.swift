@@ -125,12 +125,17 @@ extension TextField {
     }
 }
 
+/// Each screen type's definition, read off its types once.
+private let knownDefinitions = TypeMemo<ScreenDefinition>()
+
 extension ScreenType {
     /// The runtime's description of this screen, from its types.
     static var definition: ScreenDefinition {
-        ScreenDefinition(
-            name, summary: summary, props: Schema.fields(of: Props.self),
-            events: Output.events.map(\.declaration), presentation: presentation)
+        knownDefinitions.value(for: Self.self) {
+            ScreenDefinition(
+                name, summary: summary, props: Schema.fields(of: Props.self),
+                events: Output.events.map(\.declaration), presentation: presentation)
+        }
     }
 
     /// `props` as the screen carries them: every field present, `null` for a missing optional.

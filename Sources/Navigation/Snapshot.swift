@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why a snapshot could not be decoded.
 public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(String)
@@ -73,11 +71,12 @@ extension NavigationApp {
 
     /// Decodes a snapshot into the tree it was made from.
     public func decodeSnapshot(_ bytes: [UInt8]) throws(SnapshotError) -> NavigationTree {
-        let decoder = JSONDecoder()
+        var decoder = JSONValueDecoder()
         decoder.userInfo[CoordinatorRegistry.userInfoKey] = registry
         let document: SnapshotDocument
         do {
-            document = try decoder.decode(SnapshotDocument.self, from: Data(bytes))
+            // As deep as `JSONDecoder` allows: a coordinator's state is the app's to shape.
+            document = try decoder.decode(SnapshotDocument.self, from: JSONParser.parse(bytes, maximumDepth: 512))
         } catch let error as SnapshotError {
             throw error
         } catch {
@@ -102,7 +101,8 @@ extension NavigationApp {
         do {
             return (try decodeSnapshot(bytes), nil)
         } catch {
-            let header = try? JSONDecoder().decode(SnapshotHeader.self, from: Data(bytes))
+            let header = try? JSONValueDecoder().decode(
+                SnapshotHeader.self, from: JSONParser.parse(bytes, maximumDepth: 512))
             let tree = try start(platform: header?.platform ?? .phone, user: header?.user, environment: environment)
             return (tree, SnapshotFallback(reason: error))
         }

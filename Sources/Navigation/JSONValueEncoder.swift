@@ -1,0 +1,274 @@
+import Foundation
+
+/// Encodes `Encodable` values straight into a `JSONValue`, with `JSONEncoder`'s default
+/// strategies: dates as seconds since 2001, `Data` as Base64, URLs as their absolute string,
+/// and an error for a non-finite number.
+///
+/// Hand-written (no package of ours encodes into a value tree) because screen props are encoded
+/// on every event: going through `JSONEncoder`'s bytes and parsing them back cost a third of the
+/// shipped app's event.
+struct JSONValueEncoder {
+    var userInfo: [CodingUserInfoKey: Any] = [:]
+
+    func encode(_ value: some Encodable) throws -> JSONValue {
+        try ValueEncoder.box(value, codingPath: [], userInfo: userInfo).value
+    }
+}
+
+/// A value being encoded. Containers are reference types because a nested container, or a
+/// `superEncoder`, keeps writing into its place after its parent handed it out; `value` reads the
+/// finished tree once everything is written.
+private enum EncodedPart {
+    case done(JSONValue)
+    case object(ObjectUnderConstruction)
+    case array(ArrayUnderConstruction)
+    case deferred(ValueEncoder)
+
+    var value: JSONValue {
+        switch self {
+        case .done(let value): value
+        case .object(let object): .object(object.members.mapValues(\.value))
+        case .array(let array): .array(array.elements.map(\.value))
+        // Like `JSONEncoder`, a value that encoded nothing is an empty object.
+        case .deferred(let encoder): encoder.part?.value ?? .object([:])
+        }
+    }
+}
+
+private final class ObjectUnderConstruction {
+    var members: [String: EncodedPart] = [:]
+}
+
+private final class ArrayUnderConstruction {
+    var elements: [EncodedPart] = []
+}
+
+private final class ValueEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
+    /// What this encoder's value became: set by the first container asked for.
+    var part: EncodedPart?
+
+    init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
+        self.codingPath = codingPath
+        self.userInfo = userInfo
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object: ObjectUnderConstruction
+        if case .object(let existing)? = part {
+            object = existing  // asked again (a superclass and its subclass): the same object
+        } else {
+            object = ObjectUnderConstruction()
+            part = .object(object)
+        }
+        return KeyedEncodingContainer(KeyedContainer(object: object, codingPath: codingPath, userInfo: userInfo))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let array: ArrayUnderConstruction
+        if case .array(let existing)? = part {
+            array = existing
+        } else {
+            array = ArrayUnderConstruction()
+            part = .array(array)
+        }
+        return UnkeyedContainer(array: array, codingPath: codingPath, userInfo: userInfo)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
+
+    /// `value` encoded: the common leaf types directly, anything else through its `encode(to:)`.
+    static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) throws
+        -> EncodedPart
+    {
+        switch value {
+        case let string as String: return .done(.string(string))
+        case let int as Int: return .done(.int(int))
+        case let bool as Bool: return .done(.bool(bool))
+        case let double as Double: return .done(try number(double, codingPath: codingPath))
+        case let json as JSONValue: return .done(json)
+        case let data as Data: return .done(.string(data.base64EncodedString()))
+        case let url as URL: return .done(.string(url.absoluteString))
+        case let decimal as Decimal: return .done(.double(NSDecimalNumber(decimal: decimal).doubleValue))
+        default:
+            let encoder = ValueEncoder(codingPath: codingPath, userInfo: userInfo)
+            try value.encode(to: encoder)
+            return encoder.part ?? .done(.object([:]))
+        }
+    }
+
+    static func number(_ double: Double, codingPath: [any CodingKey]) throws -> JSONValue {
+        guard double.isFinite else {
+            throw EncodingError.invalidValue(
+                double, .init(codingPath: codingPath, debugDescription: "\(double) is not a JSON number"))
+        }
+        return .double(double)
+    }
+
+    static func number(_ float: Float, codingPath: [any CodingKey]) throws -> JSONValue {
+        // Through its shortest text, so that 0.1 as a Float stays 0.1 and not 0.10000000149.
+        try number(Double(String(float)) ?? Double(float), codingPath: codingPath)
+    }
+
+    static func integer(_ value: some BinaryInteger) -> JSONValue {
+        Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let object: ObjectUnderConstruction
+    let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
+
+    private func set(_ value: JSONValue, _ key: Key) { object.members[key.stringValue] = .done(value) }
+
+    mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        set(try ValueEncoder.number(value, codingPath: codingPath + [key]), key)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        set(try ValueEncoder.number(value, codingPath: codingPath + [key]), key)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        object.members[key.stringValue] = try ValueEncoder.box(value, codingPath: codingPath + [key], userInfo: userInfo)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let nested = ObjectUnderConstruction()
+        object.members[key.stringValue] = .object(nested)
+        return KeyedEncodingContainer(
+            KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key], userInfo: userInfo))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = ArrayUnderConstruction()
+        object.members[key.stringValue] = .array(nested)
+        return UnkeyedContainer(array: nested, codingPath: codingPath + [key], userInfo: userInfo)
+    }
+
+    mutating func superEncoder() -> any Encoder { superEncoder(named: "super") }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue) }
+
+    private func superEncoder(named name: String) -> any Encoder {
+        let encoder = ValueEncoder(codingPath: codingPath + [ValueCodingKey(name)], userInfo: userInfo)
+        object.members[name] = .deferred(encoder)
+        return encoder
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let array: ArrayUnderConstruction
+    let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
+    var count: Int { array.elements.count }
+
+    private var nextPath: [any CodingKey] { codingPath + [ValueCodingKey(index: count)] }
+
+    mutating func encodeNil() throws { array.elements.append(.done(.null)) }
+    mutating func encode(_ value: Bool) throws { array.elements.append(.done(.bool(value))) }
+    mutating func encode(_ value: String) throws { array.elements.append(.done(.string(value))) }
+    mutating func encode(_ value: Double) throws {
+        array.elements.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
+    }
+    mutating func encode(_ value: Float) throws {
+        array.elements.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
+    }
+    mutating func encode(_ value: Int) throws { array.elements.append(.done(.int(value))) }
+    mutating func encode(_ value: Int8) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int16) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int32) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int64) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt8) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt16) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt32) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt64) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        array.elements.append(try ValueEncoder.box(value, codingPath: nextPath, userInfo: userInfo))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let nested = ObjectUnderConstruction()
+        let path = nextPath
+        array.elements.append(.object(nested))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: path, userInfo: userInfo))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = ArrayUnderConstruction()
+        let path = nextPath
+        array.elements.append(.array(nested))
+        return UnkeyedContainer(array: nested, codingPath: path, userInfo: userInfo)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let encoder = ValueEncoder(codingPath: nextPath, userInfo: userInfo)
+        array.elements.append(.deferred(encoder))
+        return encoder
+    }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let encoder: ValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func set(_ value: JSONValue) { encoder.part = .done(value) }
+
+    mutating func encodeNil() throws { set(.null) }
+    mutating func encode(_ value: Bool) throws { set(.bool(value)) }
+    mutating func encode(_ value: String) throws { set(.string(value)) }
+    mutating func encode(_ value: Double) throws { set(try ValueEncoder.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Float) throws { set(try ValueEncoder.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Int) throws { set(.int(value)) }
+    mutating func encode(_ value: Int8) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int16) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int32) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int64) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt16) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt32) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt64) throws { set(ValueEncoder.integer(value)) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        encoder.part = try ValueEncoder.box(value, codingPath: codingPath, userInfo: encoder.userInfo)
+    }
+}
+
+/// A coding key made at run time: an array index or a `super` key.
+struct ValueCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(_ string: String) {
+        stringValue = string
+        intValue = nil
+    }
+
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(index: intValue) }
+}
