@@ -8,11 +8,16 @@ package final class SQLiteDatabase: Store {
     package let writer: Writer
     package let readers: ReaderPool
     package let file: DatabaseFile
+    package let checkpointer: Checkpointer
 
     /// Opens `path`, locks it for this process (throwing `DatabaseInUse` if another serves it),
     /// applies `migrations` (refusing a database from a newer build), and starts the writer and
     /// the readers.
-    package init(path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil) throws {
+    /// `checkpointPages` is the log's size, in pages, past which it is copied back into the file.
+    package init(
+        path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil,
+        checkpointPages: Int = 1_000
+    ) throws {
         let connection = try SQLiteConnection(path: path)
         let file = try DatabaseFile(lockingExisting: path)
         try Migrator(migrations: migrations).migrate(connection)
@@ -20,7 +25,8 @@ package final class SQLiteDatabase: Store {
         try connection.execute("CREATE TABLE IF NOT EXISTS health_probe (payload BLOB)")
         self.path = path
         self.file = file
-        self.writer = try Writer(path: path, file: file, maxPageCount: maxPageCount)
+        self.checkpointer = try Checkpointer(path: path, threshold: checkpointPages)
+        self.writer = try Writer(path: path, file: file, maxPageCount: maxPageCount, checkpointer: checkpointer)
         self.readers = try ReaderPool(path: path, count: readerCount)
     }
 
@@ -52,6 +58,10 @@ package final class SQLiteDatabase: Store {
                 name: "coordinatord_writer_queue_depth", type: "gauge", help: "Writes waiting for the writer.",
                 value: Double(statistics.pending)),
             StoreMetric(
+                name: "coordinatord_wal_checkpoints_total", type: "counter",
+                help: "Checkpoints that copied the SQLite log back into the database file, off the writer.",
+                value: Double(checkpointer.current.checkpoints)),
+            StoreMetric(
                 name: "coordinatord_database_bytes", type: "gauge", help: "Bytes of the SQLite database file and its WAL.",
                 value: Double(bytes)),
         ]
@@ -60,6 +70,7 @@ package final class SQLiteDatabase: Store {
     /// Flushes and stops the writer.
     package func close() async {
         await writer.close()
+        await checkpointer.close()
     }
 
     /// Why the database cannot serve now, or nil when it can: a reader answers, the file is the

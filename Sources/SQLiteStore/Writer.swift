@@ -17,14 +17,19 @@ package final class Writer: Sendable {
 
     /// Opens the write connection for `path` and starts the writer thread.
     /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
-    package init(path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil) throws {
+    /// With a `checkpointer`, commits leave the log to it instead of checkpointing themselves.
+    package init(
+        path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil,
+        checkpointer: Checkpointer? = nil
+    ) throws {
         let writeConnection = try SQLiteConnection(path: path)
         if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
+        checkpointer?.watch(writeConnection)
         let connection = OwnedConnection(connection: writeConnection)
         let queue = self.queue
         let done = self.done
         let thread = Thread {
-            Writer.run(connection.connection, file: file, queue: queue, maxBatch: maxBatch)
+            Writer.run(connection.connection, file: file, queue: queue, maxBatch: maxBatch, checkpointer: checkpointer)
             connection.close()
             done.signal()
         }
@@ -49,7 +54,9 @@ package final class Writer: Sendable {
     /// Batches committed, writes done and writes waiting, for the benchmark, metrics and tests.
     package var statistics: WriterStatistics { queue.statistics }
 
-    private static func run(_ connection: SQLiteConnection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int) {
+    private static func run(
+        _ connection: SQLiteConnection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int, checkpointer: Checkpointer?
+    ) {
         while let batch = queue.take(max: maxBatch) {
             do {
                 // Prepared once and reused: these run for every write.
@@ -69,12 +76,13 @@ package final class Writer: Sendable {
             }
             for job in batch { job.complete(failure: nil) }
             queue.recordBatch(size: batch.count)
+            checkpointer?.finishOnWriter(connection)
         }
     }
 }
 
-/// The write connection on its way to the writer thread, which is its only user afterwards.
-private final class OwnedConnection: @unchecked Sendable {
+/// A connection on its way to the thread that is its only user afterwards.
+final class OwnedConnection: @unchecked Sendable {
     private(set) var connection: SQLiteConnection!
     init(connection: SQLiteConnection) { self.connection = connection }
     func close() { connection = nil }
