@@ -4,7 +4,7 @@ DATABASE ?= ./data/coordinatord.sqlite
 PORT ?= 8080
 PREFIX ?= /usr/local
 # Debian packages the build needs, and those only the tests and the benchmark need; installed when missing.
-DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev
+DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev liblz4-dev
 TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
 BENCH_PACKAGES := wrk postgresql
 

@@ -159,7 +159,7 @@ package final class SessionService: Sendable {
         var version = row.version
         let tree: NavigationTree
         do {
-            tree = try app.decodeSnapshot(row.snapshot)
+            tree = try app.decodeSnapshot(Self.json(ofStored: row.snapshot))
         } catch {
             (tree, version) = try await fallBack(row, reason: error)
         }
@@ -191,7 +191,8 @@ package final class SessionService: Sendable {
             try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
                 let environment = self.environment(
                     connection, prepared, RequestInfo(clientAddress: "", now: now), session: row.id)
-                let (tree, fallback) = try app.restore(row.snapshot, environment: environment)
+                let (tree, fallback) = try app.restore(
+                    (try? Self.json(ofStored: row.snapshot)) ?? [], environment: environment)
                 guard
                     try SessionSQL.update(
                         connection, id: row.id, expectedVersion: row.version,
@@ -282,10 +283,19 @@ package final class SessionService: Sendable {
         Counter(label: "coordinatord_store_errors_total", dimensions: [("operation", operation)]).increment()
     }
 
-    /// The snapshot of `tree`, refused (`422`) when it is past the session's byte limit.
+    /// The snapshot of `tree` as stored, refused (`422`) when its JSON is past the session's byte limit.
     static func snapshot(_ app: NavigationApp, _ tree: NavigationTree, maxBytes: Int) throws -> [UInt8] {
-        let bytes = try app.snapshot(tree)
-        guard bytes.count <= maxBytes else { throw EventRejection.sessionLimit("\(maxBytes) bytes of state") }
-        return bytes
+        let json = try app.snapshot(tree)
+        guard json.count <= maxBytes else { throw EventRejection.sessionLimit("\(maxBytes) bytes of state") }
+        return StoredSnapshot.pack(json)
+    }
+
+    /// The JSON of a stored snapshot; a damaged one is unreadable, like JSON that does not decode.
+    static func json(ofStored snapshot: [UInt8]) throws(SnapshotError) -> [UInt8] {
+        do {
+            return try StoredSnapshot.unpack(snapshot)
+        } catch {
+            throw .unreadable(error.description)
+        }
     }
 }

@@ -1,0 +1,62 @@
+import Navigation
+import Store
+import Testing
+
+@testable import Sessions
+
+/// Snapshots are stored compressed; what comes back is the same JSON, and damage is reported,
+/// never expanded into memory or passed on as if it were a snapshot.
+@Suite struct StoredSnapshotTests {
+    static let json = Array(
+        (#"{"coordinators":[],"layers":["# + String(repeating: #"{"text":"a post of ordinary length","id":1},"#, count: 80)
+            + #"{}]}"#).utf8)
+
+    @Test func aPackedSnapshotUnpacksToTheSameJSONAndIsSmaller() throws {
+        let stored = StoredSnapshot.pack(Self.json)
+        #expect(stored.first == 0x01)
+        #expect(stored.count * 4 < Self.json.count)
+        #expect(try StoredSnapshot.unpack(stored) == Self.json)
+    }
+
+    @Test func incompressibleJSONStillRoundTrips() throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = Array(("\"" + String((0..<3_000).map { _ in Character(UnicodeScalar(UInt8.random(in: 97...122, using: &generator))) }) + "\"").utf8)
+        #expect(try StoredSnapshot.unpack(StoredSnapshot.pack(noise)) == noise)
+    }
+
+    @Test func plainJSONFromEarlierBuildsIsReadAsItIs() throws {
+        #expect(try StoredSnapshot.unpack(Self.json) == Self.json)
+    }
+
+    @Test func damageIsReportedNotExpanded() {
+        let stored = StoredSnapshot.pack(Self.json)
+        var truncated = stored
+        truncated.removeLast(stored.count / 2)
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(truncated) }
+        var longer = stored  // claims one byte more than the data holds
+        longer[1] &+= 1
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(longer) }
+        var huge = stored  // claims 4 GB
+        huge.replaceSubrange(1..<5, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(huge) }
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack([0x01, 0x02]) }
+    }
+
+    @Test func aSessionStoredAsPlainJSONByAnEarlierBuildIsRestored() async throws {
+        let service = try PreparationTests.service(gate: PreparationTests.Gate())
+        let session = try await service.create(platform: .phone, clientAddress: "")
+        _ = try await service.post(try PreparationTests.event("fast", session: session))
+        let stored = try await service.read { [id = session.id] in try SessionSQL.load($0, id: id)?.snapshot ?? [] }
+        #expect(stored.first == 0x01)
+        let json = try StoredSnapshot.unpack(stored)
+        try await service.write { [id = session.id] in
+            _ = try $0.run("UPDATE sessions SET snapshot = ?2 WHERE id = ?1", [.text(id), .blob(json)])
+        }
+        try await service.withSession(id: session.id, token: session.token) { service.retire($0) }  // out of memory
+
+        let answer = try await service.post(try PreparationTests.event("fast", session: session))
+        #expect(answer.version == 3)
+        let props = try JSONValue.parse(answer.body)["stack"]?.arrayValue?.first?["screens"]?.arrayValue?.first?["props"]
+        #expect(props == ["value": 2])
+    }
+}
