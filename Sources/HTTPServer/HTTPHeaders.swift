@@ -37,7 +37,28 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 }
 
 extension String {
+    /// Field names are ASCII tokens: compared byte by byte, without lowercased copies.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        utf8.elementsEqual(other.utf8) { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(left | 0x20))
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs HTTP allows around a field value or a list element
+    /// (RFC 9110 §5.6.3); Foundation's `trimmingCharacters` costs a bridge to `NSString` per call.
+    package func trimmingOptionalWhitespace() -> Substring {
+        let text = Substring(self)
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start < end {
+            let last = bytes.index(before: end)
+            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
+            end = last
+        }
+        return text[start..<end]
     }
 }

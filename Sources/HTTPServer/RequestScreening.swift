@@ -18,7 +18,7 @@ enum RequestScreening {
                 return Problem(status: 400, detail: "The request has both Content-Length and Transfer-Encoding.")
             }
             let codings = encodings.joined(separator: ",").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
+                $0.trimmingOptionalWhitespace().lowercased()
             }
             if codings != ["chunked"] {
                 return Problem(status: 501, detail: "Only the chunked transfer coding is supported.")

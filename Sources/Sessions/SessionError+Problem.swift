@@ -68,12 +68,12 @@ extension HTTPRequest {
         guard let header = headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        return String(parts[1].trimmingOptionalWhitespace())
     }
 
     /// The body as a JSON object: `415` if not sent as JSON, `400` if not a JSON object.
     func jsonObject() throws -> JSONValue {
-        let contentType = headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let contentType = headers["Content-Type"]?.split(separator: ";").first?.trimmingOptionalWhitespace().lowercased()
         guard contentType == "application/json" || contentType?.hasSuffix("+json") == true else {
             throw Problem(status: 415, detail: "Send the body as application/json.")
         }

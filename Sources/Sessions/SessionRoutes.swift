@@ -1,4 +1,3 @@
-import Foundation
 import HTTPServer
 import Navigation
 import Secrets
@@ -98,10 +97,12 @@ package struct SessionRoutes: Sendable {
     /// The version an `If-Match` demands: `"7"` or `W/"7"` → 7; `*` → no demand (nil);
     /// anything else demands a version that never exists (.some(nil)), so it fails with 412.
     static func precondition(fromIfMatch value: String) -> Int?? {
-        var text = Substring(value.trimmingCharacters(in: .whitespaces))
+        var text = value.trimmingOptionalWhitespace()
         if text == "*" { return nil }
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        return .some(Int(text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))))
+        text = text.drop { $0 == "\"" }
+        while text.last == "\"" { text = text.dropLast() }
+        return .some(Int(text))
     }
 
     /// Runs `body`, turning the service's errors into problems.

@@ -50,10 +50,14 @@ extension SessionService {
 
     private func authenticatedPost(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
         guard let key = request.idempotencyKey, let token = request.token else {
-            return (try await withSession(id: request.sessionID, token: request.token) { try await apply(request, to: $0) }, false)
+            return (
+                try await withSession(id: request.sessionID, token: request.token, forEvent: true) {
+                    try await apply(request, to: $0)
+                }, false
+            )
         }
         do {
-            return try await withSession(id: request.sessionID, token: token) { session in
+            return try await withSession(id: request.sessionID, token: token, forEvent: true) { session in
                 if let replay = try await storedAnswer(request, key: key, token: token, rotatedOnly: false) {
                     return (replay, true)
                 }
@@ -109,6 +113,10 @@ extension SessionService {
             } catch is ResidentCopyOutdated {
                 retire(session)
                 throw ResidentCopyOutdated()
+            } catch {
+                // A refusal (an app's 422, say) is judged on the current state, as 409 and 412 are.
+                try await ensureCurrent(session, version: current.version)
+                throw error
             }
             session.update {
                 $0.tree = applied.tree
