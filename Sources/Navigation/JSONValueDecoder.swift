@@ -13,8 +13,24 @@ struct JSONValueDecoder {
 
 private struct ValueDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    /// The path to the container `value` is in, and its key there: the path is put together only
+    /// when asked for (a nested container, an error), since most values are leaves.
+    let parentPath: [any CodingKey]
+    let key: (any CodingKey)?
     let userInfo: [CodingUserInfoKey: Any]
+
+    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
+        self.init(value: value, parentPath: codingPath, key: nil, userInfo: userInfo)
+    }
+
+    init(value: JSONValue, parentPath: [any CodingKey], key: (any CodingKey)?, userInfo: [CodingUserInfoKey: Any]) {
+        self.value = value
+        self.parentPath = parentPath
+        self.key = key
+        self.userInfo = userInfo
+    }
+
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {
@@ -40,6 +56,9 @@ private struct ValueDecoder: Decoder {
         case is Bool.Type: return try bool(value, codingPath) as! T
         case is Double.Type: return try double(value, codingPath) as! T
         case is JSONValue.Type: return value as! T
+        case is [String: JSONValue].Type:  // screen props: already in this shape
+            guard case .object(let members) = value else { throw mismatch(T.self, value, codingPath) }
+            return members as! T
         case is Data.Type:
             guard let data = Data(base64Encoded: try string(value, codingPath)) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not valid Base64"))
@@ -138,7 +157,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "no value for the key \"\(key.stringValue)\""))
         }
-        return ValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo)
+        return ValueDecoder(value: value, parentPath: codingPath, key: key, userInfo: userInfo)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).decodeNil() }
@@ -193,12 +212,13 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The decoder of the next element, moving past it.
     private mutating func next(_ type: Any.Type) throws -> ValueDecoder {
-        let path = codingPath + [ValueCodingKey(index: currentIndex)]
+        let key = ValueCodingKey(index: currentIndex)
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "the array has no more elements"))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: codingPath + [key], debugDescription: "the array has no more elements"))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: elements[currentIndex], codingPath: path, userInfo: userInfo)
+        return ValueDecoder(value: elements[currentIndex], parentPath: codingPath, key: key, userInfo: userInfo)
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -79,20 +79,21 @@ private final class ValueEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
 
     /// `value` encoded: the common leaf types directly, anything else through its `encode(to:)`.
-    static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) throws
-        -> EncodedPart
-    {
+    /// The coding path is built only when needed (a nested value, an error): most values are leaves.
+    static func box<T: Encodable>(
+        _ value: T, codingPath: @autoclosure () -> [any CodingKey], userInfo: [CodingUserInfoKey: Any]
+    ) throws -> EncodedPart {
         switch value {
         case let string as String: return .done(.string(string))
         case let int as Int: return .done(.int(int))
         case let bool as Bool: return .done(.bool(bool))
-        case let double as Double: return .done(try number(double, codingPath: codingPath))
+        case let double as Double: return .done(try number(double, codingPath: codingPath()))
         case let json as JSONValue: return .done(json)
         case let data as Data: return .done(.string(data.base64EncodedString()))
         case let url as URL: return .done(.string(url.absoluteString))
         case let decimal as Decimal: return .done(.double(NSDecimalNumber(decimal: decimal).doubleValue))
         default:
-            let encoder = ValueEncoder(codingPath: codingPath, userInfo: userInfo)
+            let encoder = ValueEncoder(codingPath: codingPath(), userInfo: userInfo)
             try value.encode(to: encoder)
             return encoder.part ?? .done(.object([:]))
         }
