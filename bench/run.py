@@ -14,9 +14,11 @@ import argparse, concurrent.futures, json, os, random, shutil, signal, socket, s
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
-SERVER = os.path.join(ROOT, ".build", "release", "coordinatord")
-CORE = os.path.join(ROOT, ".build", "release", "coordinatord-corebench")
-APP = os.path.join(ROOT, ".build", "release", "coordinatord-appbench")
+# BENCH_CHECKOUT=DIR measures the release build of another checkout (an earlier commit, say) with this bench.
+CHECKOUT = os.environ.get("BENCH_CHECKOUT", ROOT)
+SERVER = os.path.join(CHECKOUT, ".build", "release", "coordinatord")
+CORE = os.path.join(CHECKOUT, ".build", "release", "coordinatord-corebench")
+APP = os.path.join(CHECKOUT, ".build", "release", "coordinatord-appbench")
 PASSWORD = "correct horse battery staple"
 
 
@@ -28,7 +30,7 @@ def parse():
     parser.add_argument("--cold", type=int, default=1_000_000)
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
-    parser.add_argument("--only", choices=["eviction", "postgresql", "navigation"], help="run one section only")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql"], help="run one section only")
     return parser.parse_args()
 
 
@@ -370,6 +372,32 @@ def sqlite_navigation(server, work, options):
     return results
 
 
+def cold_start(work, options, template):
+    """`--cold` sessions stored (each a copy of `template`), then the time to the first 200 and the
+    first GET of 5,000 of them in random order, each restored from the file."""
+    results = {}
+    cold = os.path.join(work, "cold.sqlite")
+    subprocess.check_call([SERVER, "migrate", "--database", cold, "--log-level", "error"])
+    started = time.monotonic()
+    subprocess.check_call([os.path.join(BUILD, "seed"), cold, str(options.cold), template])
+    results["seed_seconds"] = time.monotonic() - started
+    server = Server(cold)
+    results["cold_first_200_ms"] = (first_200(server.port) - server.started) * 1000
+    touch = os.path.join(work, "touch.txt")
+    with open(touch, "w") as f:
+        for n in random.sample(range(options.cold), min(5000, options.cold)):
+            f.write(f"cold{n} cold-token-{n}\n")
+    results["cold_touch"] = loadgen("touch", server.port, options.connections, 0, 1, touch)
+    server.stop()
+    return results
+
+
+def print_cold(r, options):
+    print(f"cold start, {options.cold:,} sessions: first 200 after {r['cold_first_200_ms']:.0f} ms; first-touch p99 "
+          f"{r['cold_touch']['p99_ms']:.2f} ms, p50 {r['cold_touch']['p50_ms']:.2f} ms ({r['cold_touch']['requests']} sessions, "
+          f"{r['cold_touch']['non2xx']} non-2xx; target p99 <= 5)")
+
+
 def main():
     options = parse()
     compile_tools()
@@ -390,6 +418,13 @@ def main():
         finally:
             shutil.rmtree(work, ignore_errors=True)
         print_navigation(results, options)
+        return
+    if options.only == "cold":
+        try:
+            results = cold_start(work, options, snapshot_template(work))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        print_cold(results, options)
         return
     if options.only == "eviction":
         try:
@@ -426,19 +461,7 @@ def main():
         db.close()
 
         # 4. Cold start on many stored sessions.
-        cold = os.path.join(work, "cold.sqlite")
-        subprocess.check_call([SERVER, "migrate", "--database", cold, "--log-level", "error"])
-        started = time.monotonic()
-        subprocess.check_call([os.path.join(BUILD, "seed"), cold, str(options.cold), template])
-        results["seed_seconds"] = time.monotonic() - started
-        server = Server(cold)
-        results["cold_first_200_ms"] = (first_200(server.port) - server.started) * 1000
-        touch = os.path.join(work, "touch.txt")
-        with open(touch, "w") as f:
-            for n in random.sample(range(options.cold), min(5000, options.cold)):
-                f.write(f"cold{n} cold-token-{n}\n")
-        results["cold_touch"] = loadgen("touch", server.port, options.connections, 0, 1, touch)
-        server.stop()
+        results.update(cold_start(work, options, template))
 
         # 7. Eviction: no cliff at the resident cap.
         results["eviction"] = eviction(work, options, template)
@@ -514,7 +537,7 @@ def report(r, options):
         (f"cold first-touch p99 ms ({touch['requests']} sessions)", f"{touch['p99_ms']:.2f}", "", "", "≤ 5"),
         (f"memory per resident session KiB ({r['resident']['sessions']:,} sessions)", f"{per_session:.2f}", "", "", "≤ 4"),
         (f"  memory per signed-in session KiB (timeline of 20 posts; {options.sessions} sessions)", f"{r['signed_in_kib']:.1f}", "", "", ""),
-        ("snapshot bytes: first run / signed in", f"{r['snapshot_bytes_first_run']:.0f} / {r['snapshot_bytes_signed_in']:.0f}", "", "", ""),
+        ("snapshot bytes as stored (LZ4): first run / signed in", f"{r['snapshot_bytes_first_run']:.0f} / {r['snapshot_bytes_signed_in']:.0f}", "", "", ""),
         (f"core: apply + render, {core['screens']} screens, µs", f"{core['apply_render_us']:.1f}", "", "", "µs, not ms"),
         ("app event in-process (no HTTP): flow / snapshot / UPDATE / render µs",
          f"{r['app']['apply_us']:.0f} / {r['app']['snapshot_us']:.0f} / {r['app']['update_us']:.0f} / {r['app']['render_us']:.0f}", "", "", ""),
