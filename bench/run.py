@@ -8,7 +8,9 @@ core (apply one event and render a ten-screen session, no HTTP), and the shipped
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
 asserted. Then the same navigation load on PostgreSQL, with one node and with three nodes on one
 database, beside pgbench's simple-update rate on the same cluster. Options: --sessions N
---seconds S --cold N --resident N; --only postgresql runs the SQLite and PostgreSQL navigation only.
+--seconds S --cold N --resident N; --only navigation|cold|eviction|postgresql runs one section
+(postgresql: SQLite's navigation beside PostgreSQL's); BENCH_CHECKOUT=DIR in the environment
+measures the release build of another checkout, an earlier commit say, with this bench.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, tempfile, threading, time, urllib.request
 
@@ -398,40 +400,35 @@ def print_cold(r, options):
           f"{r['cold_touch']['non2xx']} non-2xx; target p99 <= 5)")
 
 
+def navigation_only(work, options):
+    results = baseline_runs(work, options, rounds=1)
+    server = Server(os.path.join(work, "nav.sqlite"))
+    results.update(sqlite_navigation(server, work, options))
+    server.stop()
+    return results
+
+
+# --only NAME: what to measure, and how to print it.
+SECTIONS = {
+    "navigation": (navigation_only, lambda r, options: print_navigation(r, options)),
+    "cold": (lambda work, options: cold_start(work, options, snapshot_template(work)), lambda r, options: print_cold(r, options)),
+    "eviction": (lambda work, options: eviction(work, options, snapshot_template(work)), lambda r, options: print_eviction(r)),
+    "postgresql": (postgresql, lambda r, options: print_postgresql(r, options)),
+}
+
+
 def main():
     options = parse()
     compile_tools()
     work = tempfile.mkdtemp(prefix="coordinatord-bench-")
     results = {}
-    if options.only == "postgresql":
+    if options.only:
+        measure, show = SECTIONS[options.only]
         try:
-            print_postgresql(postgresql(work, options), options)
+            results = measure(work, options)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        return
-    if options.only == "navigation":
-        try:
-            results.update(baseline_runs(work, options, rounds=1))
-            server = Server(os.path.join(work, "nav.sqlite"))
-            results.update(sqlite_navigation(server, work, options))
-            server.stop()
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-        print_navigation(results, options)
-        return
-    if options.only == "cold":
-        try:
-            results = cold_start(work, options, snapshot_template(work))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-        print_cold(results, options)
-        return
-    if options.only == "eviction":
-        try:
-            results["eviction"] = eviction(work, options, snapshot_template(work))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-        print_eviction(results["eviction"])
+        show(results, options)
         return
     try:
         # 1. Baseline, with our load generator and with wrk.
@@ -454,10 +451,12 @@ def main():
         server.stop()
         db = sqlite3.connect(database)
         results["snapshot_bytes_signed_in"] = db.execute("SELECT avg(length(snapshot)) FROM sessions WHERE user_id IS NOT NULL").fetchone()[0]
-        results["snapshot_bytes_first_run"] = db.execute("SELECT avg(length(snapshot)) FROM sessions WHERE user_id IS NULL").fetchone()[0]
+        # Sessions as created (version 1): a signed-out session that went elsewhere is not a first run.
+        results["snapshot_bytes_first_run"] = db.execute(
+            "SELECT avg(length(snapshot)) FROM sessions WHERE user_id IS NULL AND version = 1").fetchone()[0]
         template = os.path.join(work, "snapshot.bin")
         with open(template, "wb") as f:
-            f.write(db.execute("SELECT snapshot FROM sessions WHERE user_id IS NULL LIMIT 1").fetchone()[0])
+            f.write(db.execute("SELECT snapshot FROM sessions WHERE user_id IS NULL AND version = 1 LIMIT 1").fetchone()[0])
         db.close()
 
         # 4. Cold start on many stored sessions.
