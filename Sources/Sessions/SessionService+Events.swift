@@ -26,14 +26,17 @@ extension SessionService {
     func post(_ request: EventRequest) async throws -> StoredAnswer {
         do {
             let (answer, replayed) = try await postOnce(request)
-            Counter(label: "coordinatord_events_total", dimensions: [("outcome", replayed ? "replayed" : "applied")])
-                .increment()
+            (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
             return answer
         } catch {
             Counter(label: "coordinatord_events_refused_total", dimensions: [("reason", Self.reason(error))]).increment()
             throw error
         }
     }
+
+    // Made on first use (after the metrics system is set up), not per event.
+    private static let appliedEvents = Counter(label: "coordinatord_events_total", dimensions: [("outcome", "applied")])
+    private static let replayedEvents = Counter(label: "coordinatord_events_total", dimensions: [("outcome", "replayed")])
 
     /// Retries when the resident copy turned out to be outdated (a few times at most: each retry
     /// starts from the stored version, so it fails again only if yet another event won meanwhile).
