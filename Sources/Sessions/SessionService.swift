@@ -114,7 +114,8 @@ package final class SessionService: Sendable {
     /// The session `id`, pinned, if `tokenHash` is its token's: from memory, or restored from
     /// its snapshot. The token is checked against the stored row first, so a wrong token never
     /// costs a restore. On a shared store the resident copy is checked against the stored row
-    /// too, since another node may have moved the session on.
+    /// too, since another node may have moved the session on (but not for an event whose copy
+    /// knows the token: see `withSession`).
     private func load(_ id: String, tokenHash: [UInt8], forEvent: Bool) async throws -> ResidentSession? {
         if let resident = cache.checkOut(id) {
             if store.isShared {
