@@ -27,20 +27,61 @@ private enum EncodedPart {
     var value: JSONValue {
         switch self {
         case .done(let value): value
-        case .object(let object): .object(object.members.mapValues(\.value))
-        case .array(let array): .array(array.elements.map(\.value))
+        case .object(let object): object.value
+        case .array(let array): array.value
         // Like `JSONEncoder`, a value that encoded nothing is an empty object.
         case .deferred(let encoder): encoder.part?.value ?? .object([:])
         }
     }
 }
 
+/// An object being written. Finished members go straight into the dictionary the value will be,
+/// so that it is built once; only members still open (a nested container, a `superEncoder`)
+/// wait aside until the end.
 private final class ObjectUnderConstruction {
-    var members: [String: EncodedPart] = [:]
+    private var values: [String: JSONValue] = [:]
+    private var open: [String: EncodedPart] = [:]
+
+    func set(_ key: String, _ part: EncodedPart) {
+        if case .done(let value) = part {
+            values[key] = value
+            if !open.isEmpty { open[key] = nil }
+        } else {
+            open[key] = part
+            values[key] = nil
+        }
+    }
+
+    var value: JSONValue {
+        guard !open.isEmpty else { return .object(values) }
+        var all = values
+        for (key, part) in open { all[key] = part.value }
+        return .object(all)
+    }
 }
 
+/// An array being written, built once in the same way (open elements hold a place).
 private final class ArrayUnderConstruction {
-    var elements: [EncodedPart] = []
+    private var values: [JSONValue] = []
+    private var open: [(index: Int, part: EncodedPart)] = []
+
+    var count: Int { values.count }
+
+    func append(_ part: EncodedPart) {
+        if case .done(let value) = part {
+            values.append(value)
+        } else {
+            open.append((values.count, part))
+            values.append(.null)
+        }
+    }
+
+    var value: JSONValue {
+        guard !open.isEmpty else { return .array(values) }
+        var all = values
+        for (index, part) in open { all[index] = part.value }
+        return .array(all)
+    }
 }
 
 private final class ValueEncoder: Encoder {
@@ -95,7 +136,8 @@ private final class ValueEncoder: Encoder {
         default:
             let encoder = ValueEncoder(codingPath: codingPath(), userInfo: userInfo)
             try value.encode(to: encoder)
-            return encoder.part ?? .done(.object([:]))
+            // Its containers are finished once `encode(to:)` returns: the value is final.
+            return .done(encoder.part?.value ?? .object([:]))
         }
     }
 
@@ -122,7 +164,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
 
-    private func set(_ value: JSONValue, _ key: Key) { object.members[key.stringValue] = .done(value) }
+    private func set(_ value: JSONValue, _ key: Key) { object.set(key.stringValue, .done(value)) }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
@@ -145,21 +187,21 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.members[key.stringValue] = try ValueEncoder.box(value, codingPath: codingPath + [key], userInfo: userInfo)
+        object.set(key.stringValue, try ValueEncoder.box(value, codingPath: codingPath + [key], userInfo: userInfo))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         let nested = ObjectUnderConstruction()
-        object.members[key.stringValue] = .object(nested)
+        object.set(key.stringValue, .object(nested))
         return KeyedEncodingContainer(
             KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key], userInfo: userInfo))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayUnderConstruction()
-        object.members[key.stringValue] = .array(nested)
+        object.set(key.stringValue, .array(nested))
         return UnkeyedContainer(array: nested, codingPath: codingPath + [key], userInfo: userInfo)
     }
 
@@ -168,7 +210,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func superEncoder(named name: String) -> any Encoder {
         let encoder = ValueEncoder(codingPath: codingPath + [ValueCodingKey(name)], userInfo: userInfo)
-        object.members[name] = .deferred(encoder)
+        object.set(name, .deferred(encoder))
         return encoder
     }
 }
@@ -177,32 +219,32 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let array: ArrayUnderConstruction
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
-    var count: Int { array.elements.count }
+    var count: Int { array.count }
 
     private var nextPath: [any CodingKey] { codingPath + [ValueCodingKey(index: count)] }
 
-    mutating func encodeNil() throws { array.elements.append(.done(.null)) }
-    mutating func encode(_ value: Bool) throws { array.elements.append(.done(.bool(value))) }
-    mutating func encode(_ value: String) throws { array.elements.append(.done(.string(value))) }
+    mutating func encodeNil() throws { array.append(.done(.null)) }
+    mutating func encode(_ value: Bool) throws { array.append(.done(.bool(value))) }
+    mutating func encode(_ value: String) throws { array.append(.done(.string(value))) }
     mutating func encode(_ value: Double) throws {
-        array.elements.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
+        array.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
     }
     mutating func encode(_ value: Float) throws {
-        array.elements.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
+        array.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
     }
-    mutating func encode(_ value: Int) throws { array.elements.append(.done(.int(value))) }
-    mutating func encode(_ value: Int8) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: Int16) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: Int32) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: Int64) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt8) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt16) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt32) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt64) throws { array.elements.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int) throws { array.append(.done(.int(value))) }
+    mutating func encode(_ value: Int8) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int16) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int32) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int64) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt8) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt16) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt32) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: UInt64) throws { array.append(.done(ValueEncoder.integer(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        array.elements.append(try ValueEncoder.box(value, codingPath: nextPath, userInfo: userInfo))
+        array.append(try ValueEncoder.box(value, codingPath: nextPath, userInfo: userInfo))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -210,20 +252,20 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     {
         let nested = ObjectUnderConstruction()
         let path = nextPath
-        array.elements.append(.object(nested))
+        array.append(.object(nested))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: path, userInfo: userInfo))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArrayUnderConstruction()
         let path = nextPath
-        array.elements.append(.array(nested))
+        array.append(.array(nested))
         return UnkeyedContainer(array: nested, codingPath: path, userInfo: userInfo)
     }
 
     mutating func superEncoder() -> any Encoder {
         let encoder = ValueEncoder(codingPath: nextPath, userInfo: userInfo)
-        array.elements.append(.deferred(encoder))
+        array.append(.deferred(encoder))
         return encoder
     }
 }
