@@ -47,63 +47,67 @@ private struct ValueDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     /// `value` as a `T`: the common leaf types directly, anything else through its `init(from:)`.
+    /// Types are compared, not cast, and the coding path is put together only for an error or a
+    /// nested value: most values are leaves.
     static func unbox<T: Decodable>(
-        _ value: JSONValue, as type: T.Type, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]
+        _ value: JSONValue, as type: T.Type, codingPath: @autoclosure () -> [any CodingKey],
+        userInfo: [CodingUserInfoKey: Any]
     ) throws -> T {
-        switch type {
-        case is String.Type: return try string(value, codingPath) as! T
-        case is Int.Type: return try integer(value, Int.self, codingPath) as! T
-        case is Bool.Type: return try bool(value, codingPath) as! T
-        case is Double.Type: return try double(value, codingPath) as! T
-        case is JSONValue.Type: return value as! T
-        case is [String: JSONValue].Type:  // screen props: already in this shape
-            guard case .object(let members) = value else { throw mismatch(T.self, value, codingPath) }
-            return members as! T
-        case is Data.Type:
-            guard let data = Data(base64Encoded: try string(value, codingPath)) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not valid Base64"))
-            }
-            return data as! T
-        case is URL.Type:
-            guard let url = URL(string: try string(value, codingPath)) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not a valid URL"))
-            }
-            return url as! T
-        case is Decimal.Type: return Decimal(try double(value, codingPath)) as! T
-        default: return try T(from: ValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo))
+        if T.self == String.self { return unsafeBitCast(try string(value, codingPath()), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(value, Int.self, codingPath()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(value, codingPath()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(value, codingPath()), to: T.self) }
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+        if T.self == [String: JSONValue].self {  // screen props: already in this shape
+            guard case .object(let members) = value else { throw mismatch(T.self, value, codingPath()) }
+            return unsafeBitCast(members, to: T.self)
         }
+        if T.self == Data.self {
+            guard let data = Data(base64Encoded: try string(value, codingPath())) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "not valid Base64"))
+            }
+            return unsafeBitCast(data, to: T.self)
+        }
+        if T.self == URL.self {
+            guard let url = URL(string: try string(value, codingPath())) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "not a valid URL"))
+            }
+            return unsafeBitCast(url, to: T.self)
+        }
+        if T.self == Decimal.self { return unsafeBitCast(Decimal(try double(value, codingPath())), to: T.self) }
+        return try T(from: ValueDecoder(value: value, codingPath: codingPath(), userInfo: userInfo))
     }
 
-    static func string(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -> String {
-        guard case .string(let string) = value else { throw mismatch(String.self, value, codingPath) }
+    static func string(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self, value, codingPath()) }
         return string
     }
 
-    static func bool(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -> Bool {
-        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath) }
+    static func bool(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return bool
     }
 
-    static func double(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -> Double {
+    static func double(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
         switch value {
         case .int(let int): return Double(int)
         case .double(let double): return double
-        default: throw mismatch(Double.self, value, codingPath)
+        default: throw mismatch(Double.self, value, codingPath())
         }
     }
 
-    static func integer<I: FixedWidthInteger>(_ value: JSONValue, _ type: I.Type, _ codingPath: [any CodingKey]) throws
-        -> I
-    {
+    static func integer<I: FixedWidthInteger>(
+        _ value: JSONValue, _ type: I.Type, _ codingPath: @autoclosure () -> [any CodingKey]
+    ) throws -> I {
         let exact: I?
         switch value {
         case .int(let int): exact = I(exactly: int)
         case .double(let double): exact = I(exactly: double)
-        default: throw mismatch(I.self, value, codingPath)
+        default: throw mismatch(I.self, value, codingPath())
         }
         guard let exact else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "the number \(value.serializedString) does not fit in \(I.self)"))
+                .init(codingPath: codingPath(), debugDescription: "the number \(value.serializedString) does not fit in \(I.self)"))
         }
         return exact
     }
