@@ -96,21 +96,29 @@ extension CoordinatorNode {
         for (index, key) in children.keys.sorted().enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONValue.string(key).write(to: &output)
-            output.append(contentsOf: ":\(children[key]!)".utf8)
+            output.append(UInt8(ascii: ":"))
+            output.appendDecimal(children[key]!)
         }
         output.append(UInt8(ascii: "}"))
         if let home {
             output.append(contentsOf: #","home":"#.utf8)
             home.json.write(to: &output)
         }
-        output.append(contentsOf: #","id":\#(id),"key":"#.utf8)
+        output.append(contentsOf: #","id":"#.utf8)
+        output.appendDecimal(id)
+        output.append(contentsOf: #","key":"#.utf8)
         JSONValue.string(key).write(to: &output)
-        if let parent { output.append(contentsOf: #","parent":\#(parent)"#.utf8) }
-        output.append(contentsOf: #","shown":\#(hasShownScreens),"state":"#.utf8)
+        if let parent {
+            output.append(contentsOf: #","parent":"#.utf8)
+            output.appendDecimal(parent)
+        }
+        output.append(contentsOf: hasShownScreens ? #","shown":true,"state":"#.utf8 : #","shown":false,"state":"#.utf8)
         output.append(contentsOf: try encodedState ?? Self.encode(coordinator))
         output.append(contentsOf: #","type":"#.utf8)
         JSONValue.string(typeName).write(to: &output)
-        output.append(contentsOf: #","version":\#(type(of: coordinator).schemaVersion)}"#.utf8)
+        output.append(contentsOf: #","version":"#.utf8)
+        output.appendDecimal(type(of: coordinator).schemaVersion)
+        output.append(UInt8(ascii: "}"))
     }
 }
 

@@ -136,7 +136,7 @@ extension Screen {
         output.append(contentsOf: #","name":"#.utf8)
         JSONValue.string(name).write(to: &output)
         output.append(contentsOf: #","owner":"#.utf8)
-        output.append(contentsOf: String(owner).utf8)
+        output.appendDecimal(owner)
         output.append(contentsOf: #","props":"#.utf8)
         output.append(contentsOf: propsJSON)
         output.append(UInt8(ascii: "}"))
@@ -156,7 +156,11 @@ extension Array where Element == Screen {
 
 extension Layer {
     func writeSnapshot(to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"id":\#(id),"owner":\#(owner),"presentation":"#.utf8)
+        output.append(contentsOf: #"{"id":"#.utf8)
+        output.appendDecimal(id)
+        output.append(contentsOf: #","owner":"#.utf8)
+        output.appendDecimal(owner)
+        output.append(contentsOf: #","presentation":"#.utf8)
         JSONValue.string(presentation.rawValue).write(to: &output)
         output.append(contentsOf: #","screens":"#.utf8)
         screens.writeSnapshot(to: &output)

@@ -56,14 +56,24 @@ extension NavigationApp {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             try node.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: #"],"format":\#(SnapshotDocument.currentFormat),"layers":["#.utf8)
+        output.append(contentsOf: #"],"format":"#.utf8)
+        output.appendDecimal(SnapshotDocument.currentFormat)
+        output.append(contentsOf: #","layers":["#.utf8)
         for (index, layer) in tree.layers.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             layer.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: #"],"nextCoordinator":\#(tree.nextCoordinator),"nextLayer":\#(tree.nextLayer),"#.utf8)
-        output.append(contentsOf: #""nextScreen":\#(tree.nextScreen),"platform":"\#(tree.platform.rawValue)","#.utf8)
-        output.append(contentsOf: #""root":\#(tree.rootID),"user":"#.utf8)
+        output.append(contentsOf: #"],"nextCoordinator":"#.utf8)
+        output.appendDecimal(tree.nextCoordinator)
+        output.append(contentsOf: #","nextLayer":"#.utf8)
+        output.appendDecimal(tree.nextLayer)
+        output.append(contentsOf: #","nextScreen":"#.utf8)
+        output.appendDecimal(tree.nextScreen)
+        output.append(contentsOf: #","platform":"#.utf8)
+        JSONValue.string(tree.platform.rawValue).write(to: &output)
+        output.append(contentsOf: #","root":"#.utf8)
+        output.appendDecimal(tree.rootID)
+        output.append(contentsOf: #","user":"#.utf8)
         (tree.user?.json ?? .null).write(to: &output)
         output.append(UInt8(ascii: "}"))
         return output

@@ -59,13 +59,31 @@ struct PostStore {
             author: UserSummary(id: row.int(3), displayName: row.string(4)))
     }
 
-    /// `2026-11-21T05:28:14Z`. Formatted by hand: a date formatter per post cost more than the query.
+    /// `2026-11-21T05:28:14Z`. Formatted by hand into its 20 bytes: a date formatter per post cost
+    /// more than the query, and string interpolation was still a few per cent of an event.
     static func timestamp(_ seconds: Int64) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year) else { return "\(year)-?" }
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            // Writes `value` as `digits` digits ending just before `offset`, and `separator` at `offset`.
+            func put(_ value: Int32, digits: Int, before offset: Int, _ separator: Unicode.Scalar) {
+                var rest = value
+                for index in (offset - digits..<offset).reversed() {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                buffer[offset] = UInt8(ascii: separator)
+            }
+            put(Int32(year), digits: 4, before: 4, "-")
+            put(parts.tm_mon + 1, digits: 2, before: 7, "-")
+            put(parts.tm_mday, digits: 2, before: 10, "T")
+            put(parts.tm_hour, digits: 2, before: 13, ":")
+            put(parts.tm_min, digits: 2, before: 16, ":")
+            put(parts.tm_sec, digits: 2, before: 19, "Z")
+            return 20
+        }
     }
 }
