@@ -164,8 +164,9 @@ public struct NavigationApp: Sendable {
                 continue
             }
             let tree = context.tree
+            let withScreens = tree.coordinatorsWithScreens()
             let orphans = tree.nodes.values.filter {
-                $0.parent != nil && $0.hasShownScreens && !tree.subtreeHasScreens($0.id)
+                $0.parent != nil && $0.hasShownScreens && !withScreens.contains($0.id)
             }
             guard let deepest = orphans.max(by: { tree.depth($0.id) < tree.depth($1.id) }) else { break }
             context.finished.append((deepest.id, .cancelled))

@@ -31,7 +31,17 @@ public struct NavigationTree: Sendable, Equatable {
 
     /// The screen with `id`, wherever it is.
     public func screen(_ id: ScreenID) -> Screen? {
-        allScreens.first { $0.id == id }
+        // Stack by stack: gathering every screen into one array first copied them all.
+        for layer in layers {
+            if let tabs = layer.tabs {
+                for tab in tabs {
+                    if let screen = tab.screens.first(where: { $0.id == id }) { return screen }
+                }
+            } else if let screen = layer.screens.first(where: { $0.id == id }) {
+                return screen
+            }
+        }
+        return nil
     }
 
     /// How many coordinators the tree holds.
@@ -122,9 +132,17 @@ public struct NavigationTree: Sendable, Equatable {
     }
 
     /// True when some screen of `id`'s subtree is on screen.
-    func subtreeHasScreens(_ id: CoordinatorID) -> Bool {
-        let members = Set(subtree(id))
-        return allScreens.contains { members.contains($0.owner) }
+    /// The coordinators whose subtree owns a screen: each screen's owner and its ancestors,
+    /// found in one pass (asking node by node walked every screen once per coordinator).
+    func coordinatorsWithScreens() -> Set<CoordinatorID> {
+        var marked = Set<CoordinatorID>()
+        for layer in layers {
+            for screen in layer.allScreens {
+                var current: CoordinatorID? = screen.owner
+                while let id = current, marked.insert(id).inserted { current = nodes[id]?.parent }
+            }
+        }
+        return marked
     }
 
     /// Depth of a coordinator (root is 0), for deepest-first processing.
