@@ -136,11 +136,14 @@ public struct NavigationTree: Sendable, Equatable {
     /// found in one pass (asking node by node walked every screen once per coordinator).
     func coordinatorsWithScreens() -> Set<CoordinatorID> {
         var marked = Set<CoordinatorID>()
-        for layer in layers {
-            for screen in layer.allScreens {
+        func mark(_ screens: [Screen]) {
+            for screen in screens {
                 var current: CoordinatorID? = screen.owner
                 while let id = current, marked.insert(id).inserted { current = nodes[id]?.parent }
             }
+        }
+        for layer in layers {
+            if let tabs = layer.tabs { tabs.forEach { mark($0.screens) } } else { mark(layer.screens) }
         }
         return marked
     }
