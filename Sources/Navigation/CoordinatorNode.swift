@@ -93,11 +93,11 @@ extension CoordinatorNode {
     /// from `encodedState`.
     func writeSnapshot(to output: inout [UInt8]) throws {
         output.append(contentsOf: #"{"children":{"#.utf8)
-        for (index, key) in children.keys.sorted().enumerated() {
+        for (index, child) in children.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONValue.string(key).write(to: &output)
+            JSONValue.string(child.key).write(to: &output)
             output.append(UInt8(ascii: ":"))
-            output.appendDecimal(children[key]!)
+            output.appendDecimal(child.value)
         }
         output.append(UInt8(ascii: "}"))
         if let home {

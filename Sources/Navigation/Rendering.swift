@@ -38,12 +38,12 @@ extension NavigationApp {
         members["user"] = tree.user?.json ?? .null
         members["stack"] = .null  // a placeholder, written below in key order
         output.append(UInt8(ascii: "{"))
-        for (index, key) in members.keys.sorted().enumerated() {
+        for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONValue.string(key).write(to: &output)
             output.append(UInt8(ascii: ":"))
             guard key == "stack" else {
-                members[key]!.write(to: &output)
+                value.write(to: &output)
                 continue
             }
             output.append(UInt8(ascii: "["))
