@@ -79,7 +79,7 @@ package final class Checkpointer: @unchecked Sendable {  // every field is guard
         condition.unlock()
         guard due else { return }
         // Busy (the background thread started another one) or failed: that one finishes it.
-        _ = checkpoint(connection)
+        checkpoint(connection)
     }
 
     private func logGrew(to pages: Int) {
@@ -103,7 +103,7 @@ package final class Checkpointer: @unchecked Sendable {  // every field is guard
             if stop { return }
             // A failure (the file gone, the disk full) leaves the log as it is; the writer's own
             // checks report such states, and the next request tries again.
-            guard checkpoint(connection) != nil else { continue }
+            guard checkpoint(connection) else { continue }
             // Even a complete one is followed by commits before the writer's next batch, and the
             // log starts over only if it is complete when a write transaction begins.
             condition.lock()
@@ -113,19 +113,20 @@ package final class Checkpointer: @unchecked Sendable {  // every field is guard
         }
     }
 
-    /// A `PASSIVE` checkpoint on `connection`, counted; the log's pages and those copied, or nil if it failed.
-    private func checkpoint(_ connection: SQLiteConnection) -> (logPages: Int, copiedPages: Int)? {
+    /// A `PASSIVE` checkpoint on `connection`, counted; false if it failed.
+    @discardableResult
+    private func checkpoint(_ connection: SQLiteConnection) -> Bool {
         var logPages: Int32 = 0
         var copiedPages: Int32 = 0
         guard
             sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copiedPages)
                 == SQLITE_OK
-        else { return nil }
+        else { return false }
         condition.lock()
         statistics = CheckpointStatistics(
             checkpoints: statistics.checkpoints + 1, logPages: Int(logPages), copiedPages: Int(copiedPages))
         condition.unlock()
-        return (Int(logPages), Int(copiedPages))
+        return true
     }
 }
 
