@@ -24,15 +24,14 @@ public final class RateLimiter: Sendable {
     /// Takes one token for `key`, or throws `EventThrottled` with the wait for the next one.
     func take(_ key: String, now: Int64, on connection: any SQLConnection) throws {
         try sweep(now: now, on: connection)
-        try connection.run(
-            """
-            INSERT INTO rate_buckets (subject, key, tokens, updated) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (subject, key) DO UPDATE SET tokens = rate_buckets.tokens
-            """, [.text(subject), .text(key), .integer(capacity), .integer(now)])
+        // One statement creates or locks the bucket's row and reads it.
         guard
             let (tokens, updated) = try connection.queryFirst(
-                "SELECT tokens, updated FROM rate_buckets WHERE subject = ?1 AND key = ?2", [.text(subject), .text(key)],
-                { ($0.int64(0), $0.int64(1)) })
+                """
+                INSERT INTO rate_buckets (subject, key, tokens, updated) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (subject, key) DO UPDATE SET tokens = rate_buckets.tokens
+                RETURNING tokens, updated
+                """, [.text(subject), .text(key), .integer(capacity), .integer(now)], { ($0.int64(0), $0.int64(1)) })
         else { return }
         let earned = max(0, now - updated) / refillSeconds
         var bucket = (tokens: min(capacity, tokens + earned), updated: updated + earned * refillSeconds)
