@@ -408,15 +408,6 @@ def navigation_only(work, options):
     return results
 
 
-# --only NAME: what to measure, and how to print it.
-SECTIONS = {
-    "navigation": (navigation_only, lambda r, options: print_navigation(r, options)),
-    "cold": (lambda work, options: cold_start(work, options, snapshot_template(work)), lambda r, options: print_cold(r, options)),
-    "eviction": (lambda work, options: eviction(work, options, snapshot_template(work)), lambda r, options: print_eviction(r)),
-    "postgresql": (postgresql, lambda r, options: print_postgresql(r, options)),
-}
-
-
 def main():
     options = parse()
     compile_tools()
@@ -548,6 +539,15 @@ def report(r, options):
     print(f"(setup: {r['setup_seconds']:.0f} s to sign in {options.sessions} sessions; seeding {options.cold:,} sessions took {r['seed_seconds']:.0f} s)")
     print_eviction(r["eviction"])
     print_postgresql(r["postgresql"], options)
+
+
+# --only NAME: what to measure, and how to print it.
+SECTIONS = {
+    "navigation": (navigation_only, print_navigation),
+    "cold": (lambda work, options: cold_start(work, options, snapshot_template(work)), print_cold),
+    "eviction": (lambda work, options: eviction(work, options, snapshot_template(work)), lambda r, options: print_eviction(r)),
+    "postgresql": (postgresql, print_postgresql),
+}
 
 
 if __name__ == "__main__":
