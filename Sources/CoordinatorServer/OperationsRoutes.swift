@@ -60,6 +60,8 @@ enum MetricsText {
         "http_requests_total": "HTTP requests answered, by method, route and status.",
         "http_request_duration_seconds": "Time to answer HTTP requests, by method and route.",
         "coordinatord_events_total": "Events applied, or replayed for a repeated Idempotency-Key.",
+        "coordinatord_event_flows_total":
+            "Events applied, by where their flow ran: read_only (it only read, off the write path) or writer (in the write).",
         "coordinatord_events_refused_total": "Events refused, by reason.",
         "coordinatord_store_errors_total": "Storage calls that failed, by operation.",
         "coordinatord_sign_in_failures_total": "Sign-ins refused for a wrong e-mail or password.",

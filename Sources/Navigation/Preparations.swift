@@ -1,8 +1,9 @@
 /// Slow or asynchronous work a flow needs (an Argon2id hash, a call to the app's own service),
 /// done before the event commits, never inside the commit.
 ///
-/// A coordinator runs inside the store's writer, which commits many sessions' events together:
-/// it must only do fast, synchronous work. When it needs the result of slow work it asks
+/// A coordinator runs inside the commit (on SQLite, on a read-only connection and then, if it
+/// writes, on the store's writer, which commits many sessions' events together): it must only do
+/// fast, synchronous work. When it needs the result of slow work it asks
 /// `context.prepared(key) { … }`. The first time, the result is missing: the call throws
 /// `PreparationNeeded`, the event is rolled back, the session service runs the work outside the
 /// writer, and the event runs again from the start with the result prepared. So:
@@ -28,7 +29,7 @@ public struct Preparations: Sendable {
     }
 }
 
-/// Thrown inside the writer when a flow needs work that is not prepared yet (see `Preparations`).
+/// Thrown inside the commit when a flow needs work that is not prepared yet (see `Preparations`).
 public struct PreparationNeeded: Error, Sendable {
     /// The key the flow asked for.
     public let key: String

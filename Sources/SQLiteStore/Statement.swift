@@ -65,6 +65,9 @@ public final class Statement {
         }
     }
 
+    /// True when running the statement cannot change the database (a `SELECT`, say).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
     /// Resets the statement so that it releases its read snapshot.
     public func reset() {
         sqlite3_reset(handle)

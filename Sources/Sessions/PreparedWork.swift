@@ -4,7 +4,7 @@ import Store
 import Secrets
 
 /// What was prepared for one event before its commit: password work and any other slow work
-/// its flow asked for (`Preparations`). Handed to each run of the event inside the writer.
+/// its flow asked for (`Preparations`). Handed to each run of the event inside the commit.
 struct PreparedWork: Sendable {
     var passwords: PreparedPasswords
     var results = Preparations()
@@ -29,7 +29,8 @@ extension SessionService {
     }
 
     /// The environment coordinators see for one run of an event: the app's models bound to the
-    /// writer's `connection`, what was prepared, and the directory of sessions by user.
+    /// `connection` it runs on (read-only, or the writer's), what was prepared, and the directory
+    /// of sessions by user.
     func environment(
         _ connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
     ) -> Environment {
@@ -41,7 +42,7 @@ extension SessionService {
 }
 
 /// Sessions by user, read on the connection the event runs on.
-/// `@unchecked Sendable`: it lives only within one writer job, on the writer's own thread.
+/// `@unchecked Sendable`: it lives only within one run of an event, on the thread that runs it.
 struct StoreSessionDirectory: SessionDirectory, @unchecked Sendable {
     let connection: any SQLConnection
     let current: String

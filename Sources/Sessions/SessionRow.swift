@@ -9,6 +9,12 @@ struct SessionRow: Sendable {
     let expiresAt: Int64
 }
 
+/// What a session is signed in as: its token's hash and its user.
+struct SessionIdentity: Sendable, Equatable {
+    let tokenHash: [UInt8]
+    let userID: Int64?
+}
+
 /// A stored session as a node checks its cache against it: the snapshot only when it changed.
 struct StoredHead: Sendable {
     let tokenHash: [UInt8]
@@ -32,29 +38,29 @@ enum SessionSQL {
     }
 
     /// Stores a new version if the stored one is still `expectedVersion`; false otherwise.
-    /// The indexed expiry hour is written only when it changes (`previousExpiresAt` is in another
-    /// hour), because SQLite rewrites an index entry whenever its column is assigned.
+    /// Indexed columns are assigned only when they change, because SQLite rewrites an index entry
+    /// whenever its column is assigned (and PostgreSQL then cannot update the row in place): the
+    /// token hash and user only with a new `identity`, the expiry hour only when `previousExpiresAt`
+    /// is in another hour. Most events write only the table's page.
     static func update(
-        _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], tokenHash: [UInt8],
-        userID: Int64?, now: Int64, expiresAt: Int64, previousExpiresAt: Int64
+        _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
+        now: Int64, expiresAt: Int64, previousExpiresAt: Int64
     ) throws -> Bool {
         let hourChanged = expiresAt / 3600 != previousExpiresAt / 3600
-        return try connection.run(
-            hourChanged
-                ? """
-                UPDATE sessions SET version = version + 1, snapshot = ?3, token_hash = ?4, user_id = ?5,
-                    last_used_at = ?6, expires_at = ?7, expires_hour = ?7 / 3600
-                WHERE id = ?1 AND version = ?2
-                """
-                : """
-                UPDATE sessions SET version = version + 1, snapshot = ?3, token_hash = ?4, user_id = ?5,
-                    last_used_at = ?6, expires_at = ?7
-                WHERE id = ?1 AND version = ?2
-                """,
-            [
-                .text(id), .int(expectedVersion), .blob(snapshot), .blob(tokenHash), userID.map { .integer($0) } ?? .null,
-                .integer(now), .integer(expiresAt),
-            ]) == 1
+        var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
+        if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
+        return try connection.run(updates[(identity == nil ? 0 : 2) + (hourChanged ? 1 : 0)], values) == 1
+    }
+
+    // The four forms of the UPDATE, by which indexed columns it assigns.
+    private static let updates = [false, true].flatMap { identity in
+        [false, true].map { hour in
+            """
+            UPDATE sessions SET version = version + 1, snapshot = ?3, last_used_at = ?4, expires_at = ?5\
+            \(identity ? ", token_hash = ?6, user_id = ?7" : "")\(hour ? ", expires_hour = ?5 / 3600" : "")
+            WHERE id = ?1 AND version = ?2
+            """
+        }
     }
 
     static func load(_ connection: any SQLConnection, id: String) throws -> SessionRow? {

@@ -148,46 +148,98 @@ extension SessionService {
         let endedSessionsOfUsers: Set<Int64>
     }
 
-    /// Applies the event inside the writer: coordinators act with models bound to the writer's
-    /// connection, then the snapshot (and, for an `Idempotency-Key`, the answer) are stored in the
-    /// same savepoint, with the other sessions the event ended deleted. Without a key the answer
-    /// is rendered after the commit, off the writer.
+    /// Applies the event and commits it. Most events only navigate and read: their flow runs here,
+    /// on a read-only connection that sees committed data, and the writer only stores what it made,
+    /// written over the version it was made from. A flow that writes (or tries to) runs again on the
+    /// writer, where its model mutations, the snapshot and (for an `Idempotency-Key`) the answer are
+    /// stored in one savepoint, with the other sessions the event ended deleted. Without a key the
+    /// answer is rendered after the commit, off the writer.
     private func commit(_ request: EventRequest, current: ResidentSession.State, now: Int64) async throws -> Applied {
-        let (app, configuration) = (self.app, self.configuration)
-        let newToken = Tokens.random()
-        let newTokenHash = Tokens.sha256(newToken)
-        let info = RequestInfo(clientAddress: request.clientAddress, now: now)
-        let version = current.version + 1
-        let (tree, outcome, stored) = try await withPreparations { prepared in
-            try await self.write { connection -> (NavigationTree, EventOutcome, StoredAnswer?) in
-                var tree = current.tree
-                let environment = self.environment(connection, prepared, info, session: request.sessionID)
-                let outcome = try app.apply(request.event, to: &tree, environment: environment)
-                let tokenHash = outcome.credentialsRotated ? newTokenHash : current.tokenHash
-                guard
-                    try SessionSQL.update(
-                        connection, id: request.sessionID, expectedVersion: current.version,
-                        snapshot: Self.snapshot(app, tree, maxBytes: configuration.maxSnapshotBytes),
-                        tokenHash: tokenHash, userID: tree.user?.id, now: now,
-                        expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
-                else { throw ResidentCopyOutdated() }
-                for user in outcome.endedSessionsOfUsers {
-                    try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
+        let run = { @Sendable (connection: any SQLConnection, prepared: PreparedWork) throws -> FlowRun in
+            try self.runFlow(request, current: current, now: now, connection, prepared)
+        }
+        // Once a run tried to write, the rounds after a preparation go straight to the writer.
+        var needsWriter = false
+        let ran = try await withPreparations { prepared in
+            if !needsWriter {
+                let attempt = try await storage("read") { try store.attemptReadOnly { try run($0, prepared) } }
+                if case .completed(let ran)? = attempt {
+                    return try await self.write { connection in
+                        try self.store(ran, of: request, current: current, now: now, connection)
+                        return ran
+                    }
                 }
-                guard let key = request.idempotencyKey, let token = request.token else { return (tree, outcome, nil) }
-                let answer = Self.answer(
-                    app, tree, id: request.sessionID, version: version, token: outcome.credentialsRotated ? newToken : nil)
-                try answer.store(
-                    connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
-                    rotates: outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
-                return (tree, outcome, answer)
+                needsWriter = true
+            }
+            return try await self.write { connection in
+                let ran = try run(connection, prepared)
+                try self.store(ran, of: request, current: current, now: now, connection)
+                return ran
             }
         }
-        let rotated = outcome.credentialsRotated
-        let answer = stored ?? Self.answer(app, tree, id: request.sessionID, version: version, token: rotated ? newToken : nil)
+        (needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter).increment()
+        let answer =
+            ran.answer ?? Self.answer(app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken)
         return Applied(
-            tree: tree, tokenHash: rotated ? newTokenHash : current.tokenHash, answer: answer,
-            endedSessionsOfUsers: outcome.endedSessionsOfUsers)
+            tree: ran.tree, tokenHash: ran.tokenHash, answer: answer,
+            endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers)
+    }
+
+    // Made on first use (after the metrics system is set up), not per event.
+    private static let flowsOffWriter = Counter(
+        label: "coordinatord_event_flows_total", dimensions: [("connection", "read_only")])
+    private static let flowsOnWriter = Counter(label: "coordinatord_event_flows_total", dimensions: [("connection", "writer")])
+
+    /// What one run of an event's flow made: the tree, the outcome, the snapshot to store, the
+    /// token when it rotated, and the answer to store when the request has an `Idempotency-Key`.
+    private struct FlowRun: Sendable {
+        let tree: NavigationTree
+        let outcome: EventOutcome
+        let snapshot: [UInt8]
+        let newToken: String?
+        let tokenHash: [UInt8]
+        let answer: StoredAnswer?
+    }
+
+    /// Runs the event's flow on `connection`, with models bound to it.
+    private func runFlow(
+        _ request: EventRequest, current: ResidentSession.State, now: Int64, _ connection: any SQLConnection,
+        _ prepared: PreparedWork
+    ) throws -> FlowRun {
+        var tree = current.tree
+        let info = RequestInfo(clientAddress: request.clientAddress, now: now)
+        let outcome = try app.apply(
+            request.event, to: &tree, environment: environment(connection, prepared, info, session: request.sessionID))
+        let newToken = outcome.credentialsRotated ? Tokens.random() : nil
+        let answer =
+            request.idempotencyKey == nil || request.token == nil
+            ? nil : Self.answer(app, tree, id: request.sessionID, version: current.version + 1, token: newToken)
+        return FlowRun(
+            tree: tree, outcome: outcome, snapshot: try Self.snapshot(app, tree, maxBytes: configuration.maxSnapshotBytes),
+            newToken: newToken, tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
+    }
+
+    /// Stores what a flow made, on the writer: the session's new version over the one it was made
+    /// from (or `ResidentCopyOutdated`), the sessions it ended, and the answer for its key.
+    private func store(
+        _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64,
+        _ connection: any SQLConnection
+    ) throws {
+        guard
+            try SessionSQL.update(
+                connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
+                identity: ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
+                    ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id),
+                now: now, expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
+        else { throw ResidentCopyOutdated() }
+        for user in ran.outcome.endedSessionsOfUsers {
+            try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
+        }
+        if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
+            try answer.store(
+                connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
+                rotates: ran.outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
+        }
     }
 
     /// The answer to an event: the new State, with the new token when it rotated.

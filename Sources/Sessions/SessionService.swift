@@ -210,8 +210,9 @@ package final class SessionService: Sendable {
                 guard
                     try SessionSQL.update(
                         connection, id: row.id, expectedVersion: row.version,
-                        snapshot: Self.snapshot(app, tree, maxBytes: maxBytes), tokenHash: row.tokenHash,
-                        userID: tree.user?.id, now: now, expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
+                        snapshot: Self.snapshot(app, tree, maxBytes: maxBytes),
+                        identity: SessionIdentity(tokenHash: row.tokenHash, userID: tree.user?.id), now: now,
+                        expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
                 else { throw SessionError.notFound }
                 return (tree, row.version + 1, fallback)
             }
@@ -281,7 +282,7 @@ package final class SessionService: Sendable {
 
     /// Runs a storage call; database failures and a closed store become `storageUnavailable`
     /// (logged and counted).
-    private func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+    func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as any DatabaseError {

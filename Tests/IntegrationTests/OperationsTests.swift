@@ -114,6 +114,9 @@ import Testing
             "coordinatord_sessions_resident 1", "coordinatord_session_evictions_total 0",
             #"coordinatord_build_info{version=""#, "coordinatord_database_bytes ", "coordinatord_writer_queue_depth 0",
             "coordinatord_password_queue_wait_seconds_total ",
+            // logIn only navigates; a failed sign-in records the failure, so its flow runs on the writer.
+            #"coordinatord_event_flows_total{connection="read_only"} 1"#,
+            #"coordinatord_event_flows_total{connection="writer"} 1"#,
         ] {
             #expect(text.contains(expected), "\(expected)")
         }

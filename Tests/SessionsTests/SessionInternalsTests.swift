@@ -59,14 +59,47 @@ import Testing
         // An event commits a later expiry...
         #expect(
             try SessionSQL.update(
-                connection, id: "s", expectedVersion: 1, snapshot: [3], tokenHash: [1], userID: nil, now: 200,
-                expiresAt: 9000, previousExpiresAt: 7300))
+                connection, id: "s", expectedVersion: 1, snapshot: [3], identity: nil, now: 200, expiresAt: 9000,
+                previousExpiresAt: 7300))
         // ...then the expiry a read moved earlier is stored.
         try SessionSQL.touch(connection, id: "s", now: 150, expiresAt: 7350)
         let stored = try connection.queryFirst("SELECT expires_at, expires_hour, last_used_at FROM sessions") {
             [$0.int64(0), $0.int64(1), $0.int64(2)]
         }
         #expect(stored == [9000, 9000 / 3600, 200])
+    }
+
+    /// Each form of the update stores the snapshot and expiry, and the token and user only when
+    /// given a new identity; the version must match.
+    @Test func anUpdateStoresANewIdentityOnlyWhenGivenOne() throws {
+        let connection = try Self.migratedDatabase()
+        try SessionSQL.insert(connection, id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300)
+        func stored() throws -> [SQLValue]? {
+            try connection.queryFirst("SELECT version, snapshot, token_hash, user_id, expires_at, expires_hour FROM sessions") {
+                [.int($0.int(0)), .blob($0.blob(1)), .blob($0.blob(2)), $0.isNull(3) ? .null : .integer($0.int64(3)),
+                 .integer($0.int64(4)), .integer($0.int64(5))]
+            }
+        }
+        let signedIn = SessionIdentity(tokenHash: [9], userID: 5)
+        #expect(
+            try SessionSQL.update(
+                connection, id: "s", expectedVersion: 1, snapshot: [3], identity: signedIn, now: 200, expiresAt: 7400,
+                previousExpiresAt: 7300))
+        #expect(try stored() == [.int(2), .blob([3]), .blob([9]), .integer(5), .integer(7400), .integer(2)])
+        #expect(
+            try SessionSQL.update(
+                connection, id: "s", expectedVersion: 2, snapshot: [4], identity: nil, now: 300, expiresAt: 11000,
+                previousExpiresAt: 7400))
+        #expect(try stored() == [.int(3), .blob([4]), .blob([9]), .integer(5), .integer(11000), .integer(3)])
+        #expect(
+            try SessionSQL.update(
+                connection, id: "s", expectedVersion: 3, snapshot: [5], identity: SessionIdentity(tokenHash: [7], userID: nil),
+                now: 400, expiresAt: 14500, previousExpiresAt: 11000))
+        #expect(try stored() == [.int(4), .blob([5]), .blob([7]), .null, .integer(14500), .integer(4)])
+        #expect(
+            try !SessionSQL.update(
+                connection, id: "s", expectedVersion: 3, snapshot: [6], identity: nil, now: 500, expiresAt: 14600,
+                previousExpiresAt: 14500))
     }
 
     /// Account-level session control: an app looks up a user's live sessions, current one marked.

@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import Navigation
+import SQLiteStore
+import Store
+import Secrets
+import Synchronization
+import Testing
+
+@testable import Sessions
+
+/// An event whose flow only reads runs off the writer, on a read-only connection; one that
+/// writes runs on the writer. Either way the answer is what the flow made from committed data.
+@Suite struct ReadOnlyFlowTests {
+    enum Notes: ScreenType {
+        static let name = "notes"
+        struct Props: Codable, Sendable { var count: Int }
+        enum Output: ScreenOutput {
+            case add, addQuietly, count
+            static let events: [OutputEvent<Output>] = [
+                .event("add", .add), .event("addQuietly", .addQuietly), .event("count", .count),
+            ]
+        }
+    }
+
+    /// The notes table, and a flag raised when a `count` flow has run.
+    struct NoteTable {
+        let connection: any SQLConnection
+        let counted: Flag
+
+        func add() throws { try connection.run("INSERT INTO notes (added) VALUES (1)") }
+        func count() throws -> Int { try connection.queryFirst("SELECT count(*) FROM notes") { $0.int(0) } ?? -1 }
+    }
+
+    final class Flag: Sendable {
+        let raised = Atomic<Bool>(false)
+    }
+
+    struct NoteTaker: InputMapping {
+        static let typeName = "NoteTaker"
+        var screen: ScreenID?
+        static func mapIO(_ event: ScreenEvent) throws -> Notes.Output? { try event.output(Notes.self) }
+        mutating func start(_ context: inout Context) throws { screen = try context.push(Notes.self, .init(count: 0)) }
+        mutating func handle(_ input: Notes.Output, _ context: inout Context) throws {
+            let notes = try context.environment.require(NoteTable.self)
+            switch input {
+            case .add: try notes.add()
+            case .addQuietly: try? notes.add()  // a flow that goes on after a failed write
+            case .count: notes.counted.raised.store(true, ordering: .releasing)
+            }
+            let count = try notes.count()
+            try context.update(screen!, as: Notes.self) { $0.count = count }
+        }
+    }
+
+    static func service(counted: Flag) throws -> (SessionService, SQLiteDatabase) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flows-\(UUID().uuidString).sqlite").path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let database = try SQLiteDatabase(
+            path: path,
+            migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path) + [
+                Migration(version: 900, name: "notes", sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, added INTEGER)")
+            ])
+        let service = SessionService(
+            app: NavigationApp(screens: [Notes.self], coordinators: [NoteTaker.self], root: { _ in NoteTaker() }),
+            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
+            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+            environment: { connection, _, _ in
+                var environment = Environment()
+                environment.set(NoteTable(connection: connection, counted: counted))
+                return environment
+            })
+        return (service, database)
+    }
+
+    static func count(_ answer: StoredAnswer) throws -> Int? {
+        let state = try JSONValue.parse(answer.body)
+        return state["stack"]?.arrayValue?.first?["screens"]?.arrayValue?.first?["props"]?["count"]?.intValue
+    }
+
+    static func rows(_ database: SQLiteDatabase) async throws -> Int {
+        try await database.read { try $0.queryFirst("SELECT count(*) FROM notes") { $0.int(0) } ?? -1 }
+    }
+
+    @Test func aFlowThatOnlyReadsRunsWhileTheWriterIsBusyAndSeesEarlierCommits() async throws {
+        let counted = Flag()
+        let (service, database) = try Self.service(counted: counted)
+        let writer = try await service.create(platform: .phone, clientAddress: "")
+        let reader = try await service.create(platform: .phone, clientAddress: "")
+        #expect(try Self.count(try await service.post(try PreparationTests.event("add", session: writer))) == 1)
+
+        // Hold the writer thread; the reading flow runs meanwhile, and its answer waits for the
+        // writer only to store the new version.
+        let (holding, release) = (Flag(), DispatchSemaphore(value: 0))
+        let hold = Task {
+            try await database.writer.write { _ in
+                holding.raised.store(true, ordering: .releasing)
+                release.wait()  // blocks the writer's own thread, never one of Swift's pool
+            }
+        }
+        while !holding.raised.load(ordering: .acquiring) { await Task.yield() }
+        let answer = Task { try await service.post(try PreparationTests.event("count", session: reader)) }
+        let deadline = ContinuousClock.now + .seconds(60)  // reached only when the flow waits for the writer
+        while !counted.raised.load(ordering: .acquiring) && ContinuousClock.now < deadline { await Task.yield() }
+        let ranOffTheWriter = counted.raised.load(ordering: .acquiring)
+        #expect(ranOffTheWriter, "the flow waited for the writer")
+        release.signal()
+        try await hold.value
+        let counting = try await answer.value
+        #expect(counting.version == 2)
+        #expect(try Self.count(counting) == 1)
+    }
+
+    @Test func aFlowThatSwallowsARefusedWriteRunsAgainOnTheWriterAndItsWriteCommits() async throws {
+        let (service, database) = try Self.service(counted: Flag())
+        let session = try await service.create(platform: .phone, clientAddress: "")
+        let answer = try await service.post(try PreparationTests.event("addQuietly", session: session))
+        #expect(try Self.count(answer) == 1)
+        #expect(try await Self.rows(database) == 1)
+    }
+}
