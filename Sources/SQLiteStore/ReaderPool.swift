@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Synchronization
 
 /// Read-only connections, each owned by its own serial queue, used round-robin.
@@ -19,6 +20,27 @@ package final class ReaderPool: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             reader.queue.async {
                 continuation.resume(with: Result { try work(reader.connection) })
+            }
+        }
+    }
+}
+
+extension ReaderPool {
+    /// Runs `work` in a read transaction on a reader connection, off the caller's thread; see
+    /// `Store.attemptReadOnly`. Nil when the transaction cannot begin.
+    package func attempt<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> ReadOnlyAttempt<T>?
+    {
+        try await read { connection -> ReadOnlyAttempt<T>? in
+            guard (try? connection.run("BEGIN")) != nil else { return nil }
+            defer { _ = try? connection.run("COMMIT") }
+            let guarded = ReadOnlyConnection(connection)
+            do {
+                let result = try work(guarded)
+                return guarded.triedToWrite ? .needsWriter : .completed(result)
+            } catch {
+                if guarded.triedToWrite { return .needsWriter }
+                throw error
             }
         }
     }

@@ -7,7 +7,6 @@ package final class SQLiteDatabase: Store {
     package let path: String
     package let writer: Writer
     package let readers: ReaderPool
-    package let inlineReaders: InlineReaders
     package let file: DatabaseFile
     package let checkpointer: Checkpointer
 
@@ -29,7 +28,6 @@ package final class SQLiteDatabase: Store {
         self.checkpointer = try Checkpointer(path: path, threshold: checkpointPages)
         self.writer = try Writer(path: path, file: file, maxPageCount: maxPageCount, checkpointer: checkpointer)
         self.readers = try ReaderPool(path: path, count: readerCount)
-        self.inlineReaders = InlineReaders(path: path)
     }
 
     package var dialect: SQLDialect { .sqlite }
@@ -44,8 +42,10 @@ package final class SQLiteDatabase: Store {
         try await readers.read(work)
     }
 
-    package func attemptReadOnly<T>(_ work: (any SQLConnection) throws -> T) throws -> ReadOnlyAttempt<T>? {
-        try inlineReaders.attempt(work)
+    package func attemptReadOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> ReadOnlyAttempt<T>?
+    {
+        try await readers.attempt(work)
     }
 
     package func metrics() -> [StoreMetric] {

@@ -162,7 +162,7 @@ extension SessionService {
         var needsWriter = false
         let ran = try await withPreparations { prepared in
             if !needsWriter {
-                let attempt = try await storage("read") { try store.attemptReadOnly { try run($0, prepared) } }
+                let attempt = try await storage("read") { try await store.attemptReadOnly { try run($0, prepared) } }
                 if case .completed(let ran)? = attempt {
                     return try await self.write { connection in
                         try self.store(ran, of: request, current: current, now: now, connection)

@@ -7,7 +7,13 @@ package enum ReadOnlyAttempt<T> {
     case needsWriter
 }
 
+extension ReadOnlyAttempt: Sendable where T: Sendable {}
+
 extension Store {
-    /// No read-only connection to run work on at once: the caller runs it as a write.
-    package func attemptReadOnly<T>(_ work: (any SQLConnection) throws -> T) throws -> ReadOnlyAttempt<T>? { nil }
+    /// No read-only connection to offer: the caller runs the work as a write.
+    package func attemptReadOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> ReadOnlyAttempt<T>?
+    {
+        nil
+    }
 }

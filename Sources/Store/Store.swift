@@ -21,11 +21,12 @@ package protocol Store: Sendable {
     /// Runs `work` on a connection that sees committed data.
     func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
-    /// Runs `work` at once, on the caller's thread, in a read transaction of its own: it sees
-    /// committed data, and any write it tries is refused and reported as `.needsWriter`. Nil when
-    /// the store has no such connection to spare (the caller then runs the work as a write). Lets
-    /// work that turns out to only read stay off a single writer.
-    func attemptReadOnly<T>(_ work: (any SQLConnection) throws -> T) throws -> ReadOnlyAttempt<T>?
+    /// Runs `work` in a read transaction of its own, on a connection that sees committed data;
+    /// any write it tries is refused and reported as `.needsWriter`. Nil when the store has no such
+    /// connection to offer (the caller then runs the work as a write). Lets work that turns out to
+    /// only read stay off a single writer.
+    func attemptReadOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> ReadOnlyAttempt<T>?
 
     /// Why the store cannot serve now, or nil when it can.
     func healthProblem() async -> String?

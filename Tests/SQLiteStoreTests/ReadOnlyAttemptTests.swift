@@ -3,8 +3,8 @@ import SQLiteStore
 import Store
 import Testing
 
-/// Work tried off the writer: it runs at once on the caller's thread, sees committed data as of
-/// one moment, and any write it tries is refused, reported, and leaves nothing behind.
+/// Work tried off the writer: it runs beside it on a reader, sees committed data as of one
+/// moment, and any write it tries is refused, reported, and leaves nothing behind.
 @Suite struct ReadOnlyAttemptTests {
     struct Refusal: Error, Equatable {}
 
@@ -27,7 +27,7 @@ import Testing
         try await database.write { try $0.run("INSERT INTO items (name) VALUES ('a')") }
         let held = await WriterTests.HeldWriter.hold(database)
         // The writer thread is occupied: the attempt does not need it.
-        let names = Self.completed(try database.attemptReadOnly { try Self.names($0) })
+        let names = Self.completed(try await database.attemptReadOnly { try Self.names($0) })
         try await held.release()
         #expect(names == ["a"])
     }
@@ -41,13 +41,13 @@ import Testing
             { _ = try $0.queryFirst("DELETE FROM items RETURNING name") { $0.string(0) } },
         ]
         for write in writes {
-            let swallowed = try database.attemptReadOnly { connection -> Int in
+            let swallowed = try await database.attemptReadOnly { connection -> Int in
                 try? write(connection)
                 return 1
             }
             #expect(Self.needsWriter(swallowed))
             // Whatever the work throws after its write was refused, the caller learns it needs the writer.
-            let thrown = try database.attemptReadOnly { connection -> Int in
+            let thrown = try await database.attemptReadOnly { connection -> Int in
                 try write(connection)
                 return 1
             }
@@ -56,10 +56,10 @@ import Testing
         #expect(try await database.read { try Self.names($0) } == [])
     }
 
-    @Test func anErrorOfWorkThatOnlyReadReachesTheCaller() throws {
+    @Test func anErrorOfWorkThatOnlyReadReachesTheCaller() async throws {
         let database = try WriterTests.database()
-        #expect(throws: Refusal()) {
-            _ = try database.attemptReadOnly { connection -> Int in
+        await #expect(throws: Refusal()) {
+            _ = try await database.attemptReadOnly { connection -> Int in
                 _ = try Self.names(connection)
                 throw Refusal()
             }
@@ -68,26 +68,14 @@ import Testing
 
     @Test func oneAttemptReadsOneMomentOfTheDatabase() async throws {
         let database = try WriterTests.database()
-        let other = try SQLiteConnection(path: database.path)
+        let path = database.path
         let seen = Self.completed(
-            try database.attemptReadOnly { connection -> [[String]] in
+            try await database.attemptReadOnly { connection -> [[String]] in
                 let before = try Self.names(connection)
-                try other.run("INSERT INTO items (name) VALUES ('b')")  // commits meanwhile
+                try SQLiteConnection(path: path).run("INSERT INTO items (name) VALUES ('b')")  // commits meanwhile
                 return [before, try Self.names(connection)]
             })
         #expect(seen == [[], []])
-        #expect(Self.completed(try database.attemptReadOnly { try Self.names($0) }) == ["b"])
-    }
-
-    @Test func pastItsConnectionLimitTheCallerIsSentToTheWriter() throws {
-        let database = try WriterTests.database()
-        let readers = InlineReaders(path: database.path, limit: 1)
-        let nested = Self.completed(
-            try readers.attempt { _ in
-                try readers.attempt { try Self.names($0) }.map { _ in "lent" } ?? "none left"
-            })
-        #expect(nested == "none left")
-        // Given back, the connection serves the next caller.
-        #expect(Self.completed(try readers.attempt { try Self.names($0) }) == [])
+        #expect(Self.completed(try await database.attemptReadOnly { try Self.names($0) }) == ["b"])
     }
 }
