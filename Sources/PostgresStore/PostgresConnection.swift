@@ -9,6 +9,8 @@ import Store
 public final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// How many prepared statements a connection keeps at most.
+    static let maxPreparedStatements = 256
     public var dialect: SQLDialect { .postgresql }
 
     /// Connects to `url` (`postgresql://user:password@host:port/database?…`, or a libpq
@@ -124,6 +126,10 @@ public final class PostgresConnection: SQLConnection {
 
     private func statementName(_ sql: String, _ values: [SQLValue]) throws -> String {
         if let name = prepared[sql] { return name }
+        // Bounded, for apps that put values into their SQL text: past the bound the connection's
+        // statements start over (results are read whole, so none is in use). In a failed
+        // transaction the server refuses; they start over at the next chance.
+        if prepared.count >= Self.maxPreparedStatements, (try? execute("DEALLOCATE ALL")) != nil { prepared.removeAll() }
         let name = "s\(prepared.count)"
         let types = values.map(Parameter.type)
         let result = PQprepare(handle, name, PostgresSQL.numberedParameters(sql), Int32(values.count), types)

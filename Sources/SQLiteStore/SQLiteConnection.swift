@@ -54,9 +54,18 @@ public final class SQLiteConnection: SQLConnection {
     public func statement(_ sql: String) throws -> Statement {
         if let cached = statements[sql] { return cached }
         let statement = try Statement(connection: self, sql: sql)
+        // Bounded, for apps that put values into their SQL text: past the bound the cache starts
+        // over (a statement in use lives on until its caller is done with it).
+        if statements.count >= Self.maxCachedStatements { statements.removeAll(keepingCapacity: true) }
         statements[sql] = statement
         return statement
     }
+
+    /// How many prepared statements a connection keeps at most.
+    static let maxCachedStatements = 256
+
+    /// Prepared statements cached now.
+    var cachedStatements: Int { statements.count }
 
     /// Runs a statement with bound parameters and returns how many rows it changed.
     @discardableResult

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+@testable import SQLiteStore
 import Store
 import Testing
 
@@ -15,6 +15,20 @@ import Testing
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.string(0) } == "wal")
         #expect(try connection.queryFirst("PRAGMA synchronous") { $0.int(0) } == 2)  // FULL
         #expect(try connection.queryFirst("PRAGMA foreign_keys") { $0.int(0) } == 1)
+    }
+
+    /// SQL with values in its text makes a new statement each time: the cache stays bounded, and
+    /// a statement whose rows are being read survives the cache starting over under it.
+    @Test func theStatementCacheIsBounded() throws {
+        let connection = try Self.open()
+        try connection.run("INSERT INTO notes (body) VALUES ('a'), ('b')")
+        let limit = SQLiteConnection.maxCachedStatements
+        let bodies = try connection.query("SELECT body FROM notes ORDER BY body") { row in
+            for index in 0..<(limit + 10) { _ = try connection.queryFirst("SELECT \(index)") { $0.int(0) } }
+            return row.string(0)
+        }
+        #expect(bodies == ["a", "b"])
+        #expect(connection.cachedStatements <= limit)
     }
 
     @Test func typedBindsAndReadsRoundTrip() throws {
