@@ -15,7 +15,8 @@ package final class SQLiteDatabase: Store {
     /// the readers.
     /// `checkpointPages` is the log's size, in pages, past which it is copied back into the file.
     package init(
-        path: String, migrations: [Migration], readerCount: Int = 2, maxPageCount: Int? = nil,
+        path: String, migrations: [Migration], readerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        maxPageCount: Int? = nil,
         checkpointPages: Int = 1_000
     ) throws {
         let connection = try SQLiteConnection(path: path)
