@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Deque: the FIFO queues of waiters (readers, libpq connections, a session's lock).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,14 +44,19 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]),
 
         .target(name: "Store"),
-        .target(name: "SQLiteStore", dependencies: ["Store", "CSQLite"]),
-        .target(name: "PostgresStore", dependencies: ["Store", "CPostgres"]),
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["Store", "CSQLite", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(
+            name: "PostgresStore",
+            dependencies: ["Store", "CPostgres", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "Secrets", dependencies: ["CSodium"]),
         .target(name: "Navigation"),
         .target(
             name: "Sessions",
             dependencies: [
                 "HTTPServer", "Store", "Secrets", "Navigation", "CLZ4",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),

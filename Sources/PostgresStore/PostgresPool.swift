@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Store
 import Synchronization
@@ -13,7 +14,7 @@ final class PostgresPool: Sendable {
     private struct State {
         var idle: [PooledConnection] = []
         var opened = 0
-        var waiters: [CheckedContinuation<PooledConnection?, Never>] = []
+        var waiters: Deque<CheckedContinuation<PooledConnection?, Never>> = []
         var closed = false
     }
 
@@ -81,7 +82,7 @@ final class PostgresPool: Sendable {
                 state.opened -= 1
                 return nil
             }
-            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+            if let waiter = state.waiters.popFirst() { return waiter }
             state.idle.append(pooled)
             return nil
         }

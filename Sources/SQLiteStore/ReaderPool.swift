@@ -1,27 +1,59 @@
+import DequeModule
 import Foundation
 import Store
 import Synchronization
 
-/// Read-only connections, each owned by its own serial queue, used round-robin.
-/// In WAL mode readers never block the writer nor each other.
+/// Read-only connections, each owned by its own serial queue. A read takes an idle one; when all
+/// are busy, callers wait (suspended, not blocking) in arrival order, so that one slow read holds
+/// up no more than its own connection. In WAL mode readers never block the writer nor each other.
 package final class ReaderPool: Sendable {
-    private let readers: [Reader]
-    private let next = Atomic<Int>(0)
+    private struct State {
+        var idle: [Reader]
+        var waiters: Deque<CheckedContinuation<Reader, Never>> = []
+    }
+
+    private let state: Mutex<State>
 
     package init(path: String, count: Int = 2) throws {
-        readers = try (0..<max(1, count)).map { index in
+        let readers = try (0..<max(1, count)).map { index in
             Reader(connection: try SQLiteConnection(path: path, readOnly: true), label: "sqlite-reader-\(index)")
         }
+        state = Mutex(State(idle: readers))
     }
 
     /// Runs `work` on a reader connection off the caller's thread.
     package func read<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        let reader = readers[next.add(1, ordering: .relaxed).oldValue % readers.count]
+        let reader = await checkOut()
+        defer { checkIn(reader) }
         return try await withCheckedThrowingContinuation { continuation in
             reader.queue.async {
                 continuation.resume(with: Result { try work(reader.connection) })
             }
         }
+    }
+
+    private func checkOut() async -> Reader {
+        if let reader = state.withLock({ $0.idle.popLast() }) { return reader }
+        return await withCheckedContinuation { continuation in
+            // One may have come back meanwhile.
+            let reader = state.withLock { state -> Reader? in
+                if let reader = state.idle.popLast() { return reader }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let reader { continuation.resume(returning: reader) }
+        }
+    }
+
+    private func checkIn(_ reader: Reader) {
+        let waiter = state.withLock { state -> CheckedContinuation<Reader, Never>? in
+            guard let waiter = state.waiters.popFirst() else {
+                state.idle.append(reader)
+                return nil
+            }
+            return waiter
+        }
+        waiter?.resume(returning: reader)
     }
 }
 

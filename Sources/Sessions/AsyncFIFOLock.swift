@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// A lock for async code that admits waiters in arrival order, so one session's events
@@ -5,12 +6,13 @@ import Synchronization
 final class AsyncFIFOLock: Sendable {
     private struct State {
         var locked = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: Deque<CheckedContinuation<Void, Never>> = []
     }
 
     private let state = Mutex(State())
 
     func lock() async {
+        if tryLock() { return }  // free: taken without suspending
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { state -> Bool in
                 if state.locked {
@@ -24,14 +26,22 @@ final class AsyncFIFOLock: Sendable {
         }
     }
 
+    private func tryLock() -> Bool {
+        state.withLock { state in
+            if state.locked { return false }
+            state.locked = true
+            return true
+        }
+    }
+
     /// Hands the lock to the next waiter, or frees it.
     func unlock() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
+            guard let next = state.waiters.popFirst() else {
                 state.locked = false
                 return nil
             }
-            return state.waiters.removeFirst()
+            return next
         }
         next?.resume()
     }

@@ -1,0 +1,34 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+import Testing
+
+/// Readers are taken as they come free: one slow read holds up no more than its own connection.
+@Suite struct ReaderPoolTests {
+    final class Flag: Sendable { let raised = Atomic<Bool>(false) }
+
+    @Test func readsGoToAFreeReaderWhileAnotherIsHeld() async throws {
+        let database = try WriterTests.database()
+        let readers = try ReaderPool(path: database.path, count: 2)
+        let (holding, gate) = (Flag(), DispatchSemaphore(value: 0))
+        let held = Task {
+            try await readers.read { _ in
+                holding.raised.store(true, ordering: .releasing)
+                gate.wait()  // blocks this reader's own queue, never one of Swift's pool
+            }
+        }
+        while !holding.raised.load(ordering: .acquiring) { await Task.yield() }
+        let done = Flag()
+        let others = Task {
+            for _ in 0..<10 { _ = try await readers.read { try $0.queryFirst("SELECT 1") { $0.int(0) } } }
+            done.raised.store(true, ordering: .releasing)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)  // reached only when a read waits for the held one
+        while !done.raised.load(ordering: .acquiring) && ContinuousClock.now < deadline { await Task.yield() }
+        let finishedWhileHeld = done.raised.load(ordering: .acquiring)
+        #expect(finishedWhileHeld)
+        gate.signal()
+        try await held.value
+        try await others.value
+    }
+}
