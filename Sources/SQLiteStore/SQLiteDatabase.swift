@@ -43,10 +43,28 @@ package final class SQLiteDatabase: Store {
         try await readers.read(work)
     }
 
-    package func attemptReadOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
-        -> ReadOnlyAttempt<T>?
-    {
-        try await readers.attempt(work)
+    package func attemptReadOnly<T: Sendable, U: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T,
+        then write: @escaping @Sendable (T, any SQLConnection) throws -> U
+    ) async throws -> ReadOnlyAttempt<U>? {
+        let writer = self.writer
+        return try await withCheckedThrowingContinuation { continuation in
+            readers.submit { connection in
+                let attempt: ReadOnlyAttempt<T>?
+                do {
+                    attempt = try ReaderPool.attempt(work, on: connection)
+                } catch {
+                    return continuation.resume(throwing: error)
+                }
+                switch attempt {
+                case .completed(let result)?:
+                    // Handed from the reader's thread straight to the writer: no hop back in between.
+                    writer.enqueue({ ReadOnlyAttempt.completed(try write(result, $0)) }, resuming: continuation)
+                case .needsWriter?: continuation.resume(returning: .needsWriter)
+                case nil: continuation.resume(returning: nil)
+                }
+            }
+        }
     }
 
     package func metrics() -> [StoreMetric] {

@@ -40,9 +40,15 @@ package final class Writer: Sendable {
     /// Runs `work` on the write connection in the next group commit and returns its result
     /// once that commit is durable.
     package func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.push(PendingWrite(work: work, continuation: continuation))
-        }
+        try await withCheckedThrowingContinuation { continuation in enqueue(work, resuming: continuation) }
+    }
+
+    /// Queues `work` for the next group commit; `continuation` gets its result once that commit
+    /// is durable. For a caller that is not async (a reader handing its result on).
+    package func enqueue<T: Sendable>(
+        _ work: @escaping @Sendable (SQLiteConnection) throws -> T, resuming continuation: CheckedContinuation<T, any Error>
+    ) {
+        queue.push(PendingWrite(work: work, continuation: continuation))
     }
 
     /// Commits what is queued, stops the thread and closes the connection. Later writes fail.

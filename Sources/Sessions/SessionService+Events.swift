@@ -162,13 +162,13 @@ extension SessionService {
         var needsWriter = false
         let ran = try await withPreparations { prepared in
             if !needsWriter {
-                let attempt = try await storage("read") { try await store.attemptReadOnly { try run($0, prepared) } }
-                if case .completed(let ran)? = attempt {
-                    return try await self.write { connection in
+                let attempt = try await storage("write") {
+                    try await store.attemptReadOnly({ try run($0, prepared) }) { ran, connection in
                         try self.store(ran, of: request, current: current, now: now, connection)
                         return ran
                     }
                 }
+                if case .completed(let ran)? = attempt { return ran }
                 needsWriter = true
             }
             return try await self.write { connection in

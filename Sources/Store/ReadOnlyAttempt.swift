@@ -11,9 +11,10 @@ extension ReadOnlyAttempt: Sendable where T: Sendable {}
 
 extension Store {
     /// No read-only connection to offer: the caller runs the work as a write.
-    package func attemptReadOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
-        -> ReadOnlyAttempt<T>?
-    {
+    package func attemptReadOnly<T: Sendable, U: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T,
+        then write: @escaping @Sendable (T, any SQLConnection) throws -> U
+    ) async throws -> ReadOnlyAttempt<U>? {
         nil
     }
 }

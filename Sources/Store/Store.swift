@@ -22,11 +22,14 @@ package protocol Store: Sendable {
     func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
     /// Runs `work` in a read transaction of its own, on a connection that sees committed data;
-    /// any write it tries is refused and reported as `.needsWriter`. Nil when the store has no such
-    /// connection to offer (the caller then runs the work as a write). Lets work that turns out to
-    /// only read stay off a single writer.
-    func attemptReadOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
-        -> ReadOnlyAttempt<T>?
+    /// any write it tries is refused and reported as `.needsWriter`. When it only read, `write`
+    /// runs with its result as a write (see `write`), and the attempt completes with what that
+    /// returned. Nil when the store has no read-only connection to offer (the caller then runs the
+    /// work as a write). Lets work that turns out to only read stay off a single writer.
+    func attemptReadOnly<T: Sendable, U: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T,
+        then write: @escaping @Sendable (T, any SQLConnection) throws -> U
+    ) async throws -> ReadOnlyAttempt<U>?
 
     /// Why the store cannot serve now, or nil when it can.
     func healthProblem() async -> String?

@@ -1,12 +1,15 @@
 import Foundation
 import SQLiteStore
 import Store
+import Synchronization
 import Testing
 
 /// Work tried off the writer: it runs beside it on a reader, sees committed data as of one
-/// moment, and any write it tries is refused, reported, and leaves nothing behind.
+/// moment, and any write it tries is refused, reported, and leaves nothing behind. When it only
+/// read, its result goes on to the writer.
 @Suite struct ReadOnlyAttemptTests {
     struct Refusal: Error, Equatable {}
+    final class Flag: Sendable { let raised = Atomic<Bool>(false) }
 
     static func names(_ connection: any SQLConnection) throws -> [String] {
         try connection.query("SELECT name FROM items ORDER BY name") { $0.string(0) }
@@ -22,14 +25,35 @@ import Testing
         return false
     }
 
-    @Test func readsRunWhileTheWriterIsBusyAndSeeWhatWasCommitted() async throws {
+    /// Reads, with nothing to write after.
+    static func read<T: Sendable>(_ database: SQLiteDatabase, _ work: @escaping @Sendable (any SQLConnection) throws -> T)
+        async throws -> ReadOnlyAttempt<T>?
+    {
+        try await database.attemptReadOnly(work) { result, _ in result }
+    }
+
+    @Test func theReadRunsWhileTheWriterIsBusyAndItsResultIsWrittenAfter() async throws {
         let database = try WriterTests.database()
         try await database.write { try $0.run("INSERT INTO items (name) VALUES ('a')") }
         let held = await WriterTests.HeldWriter.hold(database)
-        // The writer thread is occupied: the attempt does not need it.
-        let names = Self.completed(try await database.attemptReadOnly { try Self.names($0) })
+        let read = Flag()
+        let attempt = Task {
+            try await database.attemptReadOnly({ connection -> [String] in
+                defer { read.raised.store(true, ordering: .releasing) }
+                return try Self.names(connection)
+            }) { names, connection in
+                try connection.run("INSERT INTO items (name) VALUES (?1)", [.text(names.joined() + "-copy")])
+                return names
+            }
+        }
+        // The writer thread is occupied: the read does not need it.
+        let deadline = ContinuousClock.now + .seconds(60)  // reached only when the read waits for the writer
+        while !read.raised.load(ordering: .acquiring) && ContinuousClock.now < deadline { await Task.yield() }
+        let readWhileHeld = read.raised.load(ordering: .acquiring)
+        #expect(readWhileHeld)
         try await held.release()
-        #expect(names == ["a"])
+        #expect(Self.completed(try await attempt.value) == ["a"])
+        #expect(try await database.read { try Self.names($0) } == ["a", "a-copy"])
     }
 
     @Test func aWriteIsRefusedAndReportedEvenWhenTheWorkSwallowsTheRefusal() async throws {
@@ -40,26 +64,29 @@ import Testing
             { _ = try $0.query("INSERT INTO items (name) VALUES ('x') RETURNING name") { $0.string(0) } },
             { _ = try $0.queryFirst("DELETE FROM items RETURNING name") { $0.string(0) } },
         ]
+        let wroteAfter = Flag()
         for write in writes {
-            let swallowed = try await database.attemptReadOnly { connection -> Int in
+            let swallowed = try await database.attemptReadOnly({ connection -> Int in
                 try? write(connection)
                 return 1
-            }
+            }) { _, _ in wroteAfter.raised.store(true, ordering: .releasing) }
             #expect(Self.needsWriter(swallowed))
             // Whatever the work throws after its write was refused, the caller learns it needs the writer.
-            let thrown = try await database.attemptReadOnly { connection -> Int in
+            let thrown = try await database.attemptReadOnly({ connection -> Int in
                 try write(connection)
                 return 1
-            }
+            }) { _, _ in wroteAfter.raised.store(true, ordering: .releasing) }
             #expect(Self.needsWriter(thrown))
         }
+        let ranTheWrite = wroteAfter.raised.load(ordering: .acquiring)
+        #expect(!ranTheWrite)
         #expect(try await database.read { try Self.names($0) } == [])
     }
 
     @Test func anErrorOfWorkThatOnlyReadReachesTheCaller() async throws {
         let database = try WriterTests.database()
         await #expect(throws: Refusal()) {
-            _ = try await database.attemptReadOnly { connection -> Int in
+            _ = try await Self.read(database) { connection -> Int in
                 _ = try Self.names(connection)
                 throw Refusal()
             }
@@ -70,12 +97,12 @@ import Testing
         let database = try WriterTests.database()
         let path = database.path
         let seen = Self.completed(
-            try await database.attemptReadOnly { connection -> [[String]] in
+            try await Self.read(database) { connection -> [[String]] in
                 let before = try Self.names(connection)
                 try SQLiteConnection(path: path).run("INSERT INTO items (name) VALUES ('b')")  // commits meanwhile
                 return [before, try Self.names(connection)]
             })
         #expect(seen == [[], []])
-        #expect(Self.completed(try await database.attemptReadOnly { try Self.names($0) }) == ["b"])
+        #expect(Self.completed(try await Self.read(database) { try Self.names($0) }) == ["b"])
     }
 }
