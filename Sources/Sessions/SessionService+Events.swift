@@ -148,9 +148,9 @@ extension SessionService {
         let endedSessionsOfUsers: Set<Int64>
     }
 
-    /// Applies the event and commits it. Most events only navigate and read: their flow runs here,
-    /// on a read-only connection that sees committed data, and the writer only stores what it made,
-    /// written over the version it was made from. A flow that writes (or tries to) runs again on the
+    /// Applies the event and commits it. Most events only navigate and read: their flow runs on a
+    /// reader's read-only connection, which sees committed data, and the writer only stores what it
+    /// made, over the version it was made from. A flow that writes (or tries to) runs again on the
     /// writer, where its model mutations, the snapshot and (for an `Idempotency-Key`) the answer are
     /// stored in one savepoint, with the other sessions the event ended deleted. Without a key the
     /// answer is rendered after the commit, off the writer.
