@@ -16,22 +16,22 @@ final class ReadOnlyConnection: SQLConnection {
     func execute(_ sql: String) throws { throw refuse(sql) }
 
     func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
-        try readOnly(sql)
-        return try connection.run(sql, values)
+        try connection.run(readOnlyStatement(sql), values)
     }
 
     func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
-        try readOnly(sql)
-        return try connection.query(sql, values, map)
+        try connection.query(readOnlyStatement(sql), values, map)
     }
 
     func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
-        try readOnly(sql)
-        return try connection.queryFirst(sql, values, map)
+        try connection.queryFirst(readOnlyStatement(sql), values, map)
     }
 
-    private func readOnly(_ sql: String) throws {
-        guard try connection.statement(sql).isReadOnly else { throw refuse(sql) }
+    /// The statement for `sql`, looked up once, if running it cannot write.
+    private func readOnlyStatement(_ sql: String) throws -> Statement {
+        let statement = try connection.statement(sql)
+        guard statement.isReadOnly else { throw refuse(sql) }
+        return statement
     }
 
     private func refuse(_ sql: String) -> WriteRefused {

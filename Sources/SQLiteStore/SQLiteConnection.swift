@@ -69,17 +69,29 @@ public final class SQLiteConnection: SQLConnection {
 
     /// Runs a statement with bound parameters and returns how many rows it changed.
     @discardableResult
-    public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
-        let statement = try statement(sql)
+    public func run(_ sql: String, _ values: [SQLValue]) throws -> Int { try run(statement(sql), values) }
+
+    /// Runs a query and maps each row.
+    public func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
+        try query(statement(sql), values, map)
+    }
+
+    /// The first row of a query, mapped, or nil when there is none.
+    public func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
+        try queryFirst(statement(sql), values, map)
+    }
+
+    // The same, for a statement already looked up (`ReadOnlyConnection` checks it first).
+
+    @discardableResult
+    func run(_ statement: Statement, _ values: [SQLValue]) throws -> Int {
         try statement.bind(values)
         defer { statement.reset() }
         while try statement.step() {}
         return Int(sqlite3_changes(handle))
     }
 
-    /// Runs a query and maps each row.
-    public func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
-        let statement = try statement(sql)
+    func query<T>(_ statement: Statement, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
         try statement.bind(values)
         defer { statement.reset() }
         var results: [T] = []
@@ -89,9 +101,7 @@ public final class SQLiteConnection: SQLConnection {
         return results
     }
 
-    /// The first row of a query, mapped, or nil when there is none.
-    public func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
-        let statement = try statement(sql)
+    func queryFirst<T>(_ statement: Statement, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
         try statement.bind(values)
         defer { statement.reset() }
         return try statement.step() ? map(statement.row) : nil

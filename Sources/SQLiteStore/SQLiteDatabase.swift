@@ -16,8 +16,7 @@ package final class SQLiteDatabase: Store {
     /// `checkpointPages` is the log's size, in pages, past which it is copied back into the file.
     package init(
         path: String, migrations: [Migration], readerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
-        maxPageCount: Int? = nil,
-        checkpointPages: Int = 1_000
+        maxPageCount: Int? = nil, checkpointPages: Int = 1_000
     ) throws {
         let connection = try SQLiteConnection(path: path)
         let file = try DatabaseFile(lockingExisting: path)

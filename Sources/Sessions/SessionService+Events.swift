@@ -158,24 +158,21 @@ extension SessionService {
         let run = { @Sendable (connection: any SQLConnection, prepared: PreparedWork) throws -> FlowRun in
             try self.runFlow(request, current: current, now: now, connection, prepared)
         }
+        let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
+            try self.store(ran, of: request, current: current, now: now, connection)
+            return ran
+        }
         // Once a run tried to write, the rounds after a preparation go straight to the writer.
         var needsWriter = false
         let ran = try await withPreparations { prepared in
             if !needsWriter {
                 let attempt = try await storage("write") {
-                    try await store.attemptReadOnly({ try run($0, prepared) }) { ran, connection in
-                        try self.store(ran, of: request, current: current, now: now, connection)
-                        return ran
-                    }
+                    try await store.attemptReadOnly({ try run($0, prepared) }, then: keep)
                 }
                 if case .completed(let ran)? = attempt { return ran }
                 needsWriter = true
             }
-            return try await self.write { connection in
-                let ran = try run(connection, prepared)
-                try self.store(ran, of: request, current: current, now: now, connection)
-                return ran
-            }
+            return try await self.write { try keep(try run($0, prepared), $0) }
         }
         (needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter).increment()
         let answer =
