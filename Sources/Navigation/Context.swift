@@ -7,7 +7,7 @@ public struct Context {
     public let environment: Environment
     /// The coordinator this context acts for.
     public internal(set) var coordinatorID: CoordinatorID
-    var finished: [(CoordinatorID, CoordinatorOutput)] = []
+    var finished: [(CoordinatorID, ChildOutput)] = []
     /// Set when the signed-in user changed or a flow asked for it; the session rotates its token.
     var credentialsRotated = false
     /// Users whose other sessions end when this event commits.
@@ -191,9 +191,9 @@ public struct Context {
         if let id = tree.nodes[coordinatorID]?.children[key.rawValue] { tree.removeSubtree(id) }
     }
 
-    /// Finishes this coordinator with `output`: once its current call returns, it and all its
-    /// screens are removed and its parent's `childFinished` runs.
-    public mutating func finish(_ output: CoordinatorOutput) {
+    /// Finishes the coordinator being run with `output`; a coordinator calls its typed
+    /// `finish(_:_:)`, which comes here.
+    mutating func finish(_ output: ChildOutput) {
         finished.append((coordinatorID, output))
     }
 

@@ -2,6 +2,10 @@
 /// and performs model mutations through its environment. It is a `Codable` value so that a
 /// session's tree can be snapshotted; `typeName` and `schemaVersion` name its encoding.
 public protocol Coordinator: Codable, Equatable, Sendable {
+    /// What it reports to its parent when it finishes (`finish(_:_:)`); `Never` for a
+    /// coordinator that never finishes. Its parent reads it with `ChildOutput.as(_:)`.
+    associatedtype Output: Sendable = Never
+
     /// The stable name its snapshots are stored under.
     static var typeName: String { get }
     /// Bump when the encoded state changes shape; older snapshots then fall back to a fresh start.
@@ -14,9 +18,10 @@ public protocol Coordinator: Codable, Equatable, Sendable {
     /// (the coordinating-responder chain). `.unhandled` passes it on to the parent.
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling
 
-    /// A child finished with `output` (or `.cancelled` when the user removed all its screens);
-    /// the child and its screens are already gone.
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws
+    /// A child finished with `output` (read it typed with `output.as(ChildType.self)`), or the
+    /// runtime cancelled it (`output.isCancelled`: the user removed all its screens); the child
+    /// and its screens are already gone.
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws
 
     /// The user removed one of its screens with `back` or `dismiss`; keep drafts consistent.
     mutating func screenRemoved(_ screen: Screen, _ context: inout Context)
@@ -33,13 +38,19 @@ extension Coordinator {
     /// Version 1 unless a coordinator says otherwise.
     public static var schemaVersion: Int { 1 }
     /// Does nothing by default.
-    public mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {}
+    public mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {}
     /// Does nothing by default.
     public mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {}
     /// Does nothing by default.
     public mutating func tabSelected(_ tab: TabKey, _ context: inout Context) {}
     /// Does nothing by default.
     public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
+
+    /// Finishes this coordinator with `output`: once its current call returns, it and all its
+    /// screens are removed and its parent's `childFinished` runs with the output.
+    public func finish(_ output: Output, _ context: inout Context) {
+        context.finish(ChildOutput(finishedBy: Self.self, output))
+    }
 
     func isEqual(to other: any Coordinator) -> Bool {
         (other as? Self) == self
@@ -50,23 +61,6 @@ extension Coordinator {
 public enum Handling: Sendable {
     case handled
     case unhandled
-}
-
-/// What a finished coordinator reports to its parent (Kulman's and Khanlou's `didFinish`).
-public struct CoordinatorOutput: Sendable, Hashable, Codable {
-    /// The name the parent matches on (`registered`).
-    public let name: String
-    /// What the child hands its parent.
-    public let payload: JSONValue
-
-    /// An output `name` carrying `payload`.
-    public init(_ name: String, _ payload: JSONValue = .null) {
-        self.name = name
-        self.payload = payload
-    }
-
-    /// The user backed out of or dismissed every screen the child showed.
-    public static let cancelled = CoordinatorOutput("cancelled")
 }
 
 /// An event from the top screen, with its payload validated, on its way up the chain.

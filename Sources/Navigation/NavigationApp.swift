@@ -157,6 +157,11 @@ public struct NavigationApp: Sendable {
             if !context.finished.isEmpty {
                 let (id, output) = context.finished.removeFirst()
                 guard let node = context.tree.nodes[id], let parent = node.parent else { continue }
+                let finishing = type(of: node.coordinator).typeName
+                if let by = output.coordinatorType, by != finishing {
+                    // `finish` was called on a coordinator value other than the one being run.
+                    throw NavigationError("\(finishing) finished with the output of \(by)")
+                }
                 context.tree.removeSubtree(id)
                 try context.run(parent) { coordinator, context in
                     try coordinator.childFinished(ChildKey(node.key), output: output, &context)

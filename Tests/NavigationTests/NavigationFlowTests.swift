@@ -114,7 +114,7 @@ import Testing
             driver.state
                 == state(
                     layer("root", screen("s1", "home", ["note": nil])),
-                    layer("modal", screen("s2", "sheet", ["text": ""], events: ["save", "close", "dismiss"])), top: "s2"))
+                    layer("modal", screen("s2", "sheet", ["text": ""], events: ["save", "close", "cancel", "dismiss"])), top: "s2"))
         try driver.send("save", ["text": "hi"])
         #expect(driver.state == state(layer("root", screen("s1", "home", ["note": "hi"], events: homeEvents)), top: "s1"))
 
@@ -123,6 +123,29 @@ import Testing
         #expect(
             driver.state == state(layer("root", screen("s1", "home", ["note": "sheet cancelled"], events: homeEvents)), top: "s1"))
         #expect(driver.tree.coordinatorCount == 1)
+    }
+
+    @Test func aChildsOwnCancelledCaseIsToldApartFromTheRuntimesCancellation() throws {
+        var driver = try Driver()
+        try driver.send("compose")
+        try driver.send("cancel")
+        #expect(
+            driver.state
+                == state(layer("root", screen("s1", "home", ["note": "sheet cancelled by the flow"], events: homeEvents)), top: "s1"))
+        try driver.send("compose")
+        try driver.send("dismiss")
+        #expect(
+            driver.state == state(layer("root", screen("s1", "home", ["note": "sheet cancelled"], events: homeEvents)), top: "s1"))
+    }
+
+    @Test func childOutputIsReadOnlyAsTheTypeOfTheChildThatFinished() {
+        let output = ChildOutput(finishedBy: SheetFlow.self, .saved(text: "hi"))
+        #expect(output.as(SheetFlow.self) == .saved(text: "hi"))
+        #expect(output.as(Wizard.self) == nil)
+        #expect(output.coordinatorType == "SheetFlow")
+        #expect(!output.isCancelled)
+        #expect(ChildOutput.cancelled.as(SheetFlow.self) == nil)
+        #expect(ChildOutput.cancelled.isCancelled)
     }
 
     @Test func alertLayerIsPresentedAndDismissedByItsCoordinator() throws {

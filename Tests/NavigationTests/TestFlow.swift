@@ -22,7 +22,7 @@ enum TestScreens {
         "wizard.form", props: [.string("error", optional: true)],
         events: [EventDeclaration("submit", [.string("name"), .integer("age")])])
     static let sheet = ScreenDefinition(
-        "sheet", props: [.string("text")], events: [EventDeclaration("save", [.string("text")]), EventDeclaration("close")])
+        "sheet", props: [.string("text")], events: [EventDeclaration("save", [.string("text")]), EventDeclaration("close"), EventDeclaration("cancel")])
     static let confirm = ScreenDefinition(
         "confirm", props: [.string("message")], events: [EventDeclaration("yes"), EventDeclaration("no")])
     static let page = ScreenDefinition(
@@ -88,26 +88,44 @@ struct TestRoot: Coordinator {
         return .handled
     }
 
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
-        lastOutput = "\(key):\(output.name)"
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        lastOutput = "\(key):\(Self.name(of: output))"
         guard let home else { return }
-        switch (key.rawValue, output.name) {
-        case ("wizard", "done"):
+        if case .done(let name, _)? = output.value(as: Wizard.Output.self) {
             wizardsFinished += 1
-            let name = output.payload["name"]?.stringValue ?? ""
             context.signIn(SessionUser(id: Int64(wizardsFinished), displayName: name))
             try context.updateProps(home) { $0["note"] = .string("welcome \(name)") }
-        case ("sheet", "saved"):
-            try context.updateProps(home) { $0["note"] = output.payload["text"] ?? .null }
-        default:
-            try context.updateProps(home) { $0["note"] = .string("\(key) \(output.name)") }
+        } else if case .saved(let text)? = output.as(SheetFlow.self) {
+            try context.updateProps(home) { $0["note"] = .string(text) }
+        } else {
+            try context.updateProps(home) { $0["note"] = .string("\(key) \(Self.name(of: output))") }
         }
+    }
+
+    /// The output's case name, for notes: children report typed values, not names.
+    private static func name(of output: ChildOutput) -> String {
+        if output.isCancelled { return "cancelled" }
+        if let output = output.value(as: Wizard.Output.self) { return output.name }
+        if let output = output.as(SheetFlow.self) { return output.name }
+        return "?"
     }
 }
 
 /// Kulman's registration: two steps and a draft that survives `back`.
 struct Wizard: Coordinator {
     static let typeName = "Wizard"
+
+    enum Output: Equatable {
+        case done(name: String, age: Int)
+        case aborted
+
+        var name: String {
+            switch self {
+            case .done: "done"
+            case .aborted: "aborted"
+            }
+        }
+    }
     var draftName = ""
     var nameScreen: ScreenID?
 
@@ -127,9 +145,9 @@ struct Wizard: Coordinator {
             try context.updateProps(event.screen.id) { $0["name"] = .string(name); $0["error"] = .null }
             try context.push(TestScreens.step2, ["name": .string(name)])
         case ("wizard.age", "finish"):
-            context.finish(CoordinatorOutput("done", ["name": .string(draftName), "age": .int(event.payload.int("age"))]))
+            finish(.done(name: draftName, age: event.payload.int("age")), &context)
         case ("wizard.age", "cancel"):
-            context.finish(CoordinatorOutput("aborted"))
+            finish(.aborted, &context)
         default:
             return .unhandled
         }
@@ -147,6 +165,7 @@ struct Wizard: Coordinator {
 /// The tablet variant of the wizard: one form.
 struct TabletWizard: Coordinator {
     static let typeName = "TabletWizard"
+    typealias Output = Wizard.Output
 
     mutating func start(_ context: inout Context) throws {
         try context.push(TestScreens.form)
@@ -154,7 +173,7 @@ struct TabletWizard: Coordinator {
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
         guard event.name == "submit" else { return .unhandled }
-        context.finish(CoordinatorOutput("done", ["name": .string(event.payload.string("name"))]))
+        finish(.done(name: event.payload.string("name"), age: 0), &context)
         return .handled
     }
 }
@@ -163,14 +182,28 @@ struct TabletWizard: Coordinator {
 struct SheetFlow: Coordinator {
     static let typeName = "SheetFlow"
 
+    enum Output: Equatable {
+        /// A case of its own named like the runtime's cancellation: the parent tells them apart.
+        case saved(text: String), closed, cancelled
+
+        var name: String {
+            switch self {
+            case .saved: "saved"
+            case .closed: "closed"
+            case .cancelled: "cancelled by the flow"
+            }
+        }
+    }
+
     mutating func start(_ context: inout Context) throws {
         try context.push(TestScreens.sheet, ["text": ""])
     }
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
         switch event.name {
-        case "save": context.finish(CoordinatorOutput("saved", ["text": .string(event.payload.string("text"))]))
-        case "close": context.finish(CoordinatorOutput("closed"))
+        case "save": finish(.saved(text: event.payload.string("text")), &context)
+        case "close": finish(.closed, &context)
+        case "cancel": finish(.cancelled, &context)
         default: return .unhandled
         }
         return .handled

@@ -11,7 +11,7 @@ struct AppCoordinator: Coordinator {
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
 
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         try showFlow(&context)
     }
 

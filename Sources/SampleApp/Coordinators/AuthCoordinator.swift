@@ -5,6 +5,10 @@ import Navigation
 struct AuthCoordinator: InputMapping {
     static let typeName = "Auth"
 
+    enum Output: Equatable {
+        case signedIn
+    }
+
     enum Input: Equatable {
         case showLogin
         case register
@@ -38,8 +42,9 @@ struct AuthCoordinator: InputMapping {
         }
     }
 
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
-        if output.name == "registered" { context.finish(CoordinatorOutput("signedIn")) }
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        // Either registration flow (phone or tablet) finishes with a `Registered`.
+        if output.value(as: Registered.self) != nil { finish(.signedIn, &context) }
     }
 
     /// Khanlou's per-platform swap: tablets register in one form.
@@ -72,6 +77,6 @@ struct AuthCoordinator: InputMapping {
             try models.users.update(id: user.id, passwordHash: models.passwords.hash(password))
         }
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-        context.finish(CoordinatorOutput("signedIn"))
+        finish(.signedIn, &context)
     }
 }

@@ -4,6 +4,7 @@ import Navigation
 /// Finishes with what the profile flow finished with (`signedOut`, `accountDeleted`).
 struct MainCoordinator: Coordinator {
     static let typeName = "Main"
+    typealias Output = ProfileCoordinator.Output
 
     mutating func start(_ context: inout Context) throws {
         context.setRootTabs([TabSpec(.home, title: "Home"), TabSpec(.profile, title: "Profile")], selected: .home)
@@ -13,7 +14,7 @@ struct MainCoordinator: Coordinator {
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
 
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
-        context.finish(output)
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        if let ended = output.as(ProfileCoordinator.self) { finish(ended, &context) }
     }
 }

@@ -3,6 +3,11 @@ import Navigation
 /// The profile tab: the signed-in user, editing the display name, and the settings flow.
 struct ProfileCoordinator: InputMapping {
     static let typeName = "Profile"
+
+    /// The session's user is gone: signed out, or the account deleted.
+    enum Output: Equatable {
+        case signedOut, accountDeleted
+    }
     var profile: ScreenID?
 
     enum Input: Equatable {
@@ -48,10 +53,11 @@ struct ProfileCoordinator: InputMapping {
         if screen.id == profile { try refresh(&context) }
     }
 
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
-        switch output.name {
-        case "signedOut", "accountDeleted": context.finish(output)
-        default: break  // the profile screen reappears and refreshes itself
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        switch output.as(SettingsCoordinator.self) {
+        case .signedOut?: finish(.signedOut, &context)
+        case .accountDeleted?: finish(.accountDeleted, &context)
+        case .done?, nil: break  // the profile screen reappears and refreshes itself
         }
     }
 

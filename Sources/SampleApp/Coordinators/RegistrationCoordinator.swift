@@ -5,6 +5,7 @@ import Navigation
 /// password's Argon2id hash, never the password.
 struct RegistrationCoordinator: InputMapping {
     static let typeName = "Registration"
+    typealias Output = Registered
     var email = ""
     var passwordHash: String?
     var displayName = ""
@@ -67,7 +68,11 @@ struct RegistrationCoordinator: InputMapping {
                 return
             }
             context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-            context.finish(CoordinatorOutput("registered"))
+            finish(Registered(), &context)
         }
     }
 }
+
+/// What both registration flows (phone and tablet) finish with: the session is signed in as
+/// the new user.
+struct Registered: Equatable {}

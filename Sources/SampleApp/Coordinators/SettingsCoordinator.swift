@@ -5,6 +5,10 @@ import Navigation
 struct SettingsCoordinator: InputMapping {
     static let typeName = "Settings"
 
+    enum Output: Equatable {
+        case done, signedOut, accountDeleted
+    }
+
     enum Input: Equatable {
         case showChangePassword, signOut, askToDelete, done, cancelDelete
         case changePassword(current: String, new: String, screen: ScreenID)
@@ -39,13 +43,13 @@ struct SettingsCoordinator: InputMapping {
             try context.push(ChangePasswordScreen.self, .init())
         case .signOut:
             context.signOut()
-            context.finish(CoordinatorOutput("signedOut"))
+            finish(.signedOut, &context)
         case .askToDelete:
             try context.present(
                 ConfirmDeleteScreen.self,
                 .init(message: "Delete your account and all your posts? Enter your password to confirm."), as: .alert)
         case .done:
-            context.finish(CoordinatorOutput("done"))
+            finish(.done, &context)
         case .cancelDelete:
             try context.dismiss()
         case .changePassword(let current, let new, let screen):
@@ -82,7 +86,7 @@ struct SettingsCoordinator: InputMapping {
         try models.users.delete(id: user.id)
         context.endOtherSessions(ofUser: user.id)
         context.signOut()
-        context.finish(CoordinatorOutput("accountDeleted"))
+        finish(.accountDeleted, &context)
     }
 
     /// Checks the signed-in user's password again, throttled like sign-ins: a stolen session

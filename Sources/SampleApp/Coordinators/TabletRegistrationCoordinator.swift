@@ -3,6 +3,7 @@ import Navigation
 /// Registration on tablets: the whole flow in one form.
 struct TabletRegistrationCoordinator: InputMapping {
     static let typeName = "TabletRegistration"
+    typealias Output = Registered
 
     enum Input: Equatable {
         case submit(email: String, password: String, displayName: String, screen: ScreenID)
@@ -39,6 +40,6 @@ struct TabletRegistrationCoordinator: InputMapping {
             return
         }
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-        context.finish(CoordinatorOutput("registered"))
+        finish(Registered(), &context)
     }
 }

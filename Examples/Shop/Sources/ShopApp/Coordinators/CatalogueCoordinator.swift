@@ -72,8 +72,8 @@ struct CatalogueCoordinator: InputMapping {
         }
     }
 
-    mutating func childFinished(_ key: ChildKey, output: CoordinatorOutput, _ context: inout Context) throws {
-        guard output.name == "placed" else { return }
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        guard output.as(CheckoutCoordinator.self) == .placed else { return }
         cart = []
         try context.popToRoot()
         try refreshCatalogue(&context)

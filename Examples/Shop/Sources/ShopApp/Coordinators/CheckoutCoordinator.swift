@@ -4,6 +4,12 @@ import Navigation
 /// Finishes with `placed` (the order is stored) or `cancelled` (nothing is).
 struct CheckoutCoordinator: InputMapping {
     static let typeName = "Checkout"
+
+    /// `cancelled` is the buyer's own choice on the address step; the runtime's cancellation
+    /// (the sheet swiped away) reaches the parent as `ChildOutput.isCancelled` instead.
+    enum Output: Equatable {
+        case placed, cancelled
+    }
     var lines: [CartItem]
     var address: Address?
 
@@ -51,7 +57,7 @@ struct CheckoutCoordinator: InputMapping {
             try context.present(
                 ConfirmOrderScreen.self, .init(message: "Place the order for \(trimmed.name), \(trimmed.city)?"), as: .alert)
         case .cancel:
-            context.finish(CoordinatorOutput("cancelled"))
+            finish(.cancelled, &context)
         case .keepEditing:
             try context.dismiss()
         case .confirm:
@@ -60,7 +66,7 @@ struct CheckoutCoordinator: InputMapping {
             try context.dismiss()
             try context.push(OrderPlacedScreen.self, .init(orderId: order.id, totalCents: order.totalCents))
         case .done:
-            context.finish(CoordinatorOutput("placed"))
+            finish(.placed, &context)
         }
     }
 }
