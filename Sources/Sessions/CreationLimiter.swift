@@ -30,6 +30,9 @@ final class CreationLimiter: Sendable {
         self.capacity = Double(2 * self.perMinute)
     }
 
+    /// Clients with a bucket now (for tests: the table stays bounded).
+    var trackedClients: Int { state.withLock { $0.buckets.count } }
+
     /// Takes a token for `client` at `now`: nil when it may create a session, else the seconds
     /// until it may (`Retry-After`).
     func take(_ client: String, now: Int64) -> Int? {

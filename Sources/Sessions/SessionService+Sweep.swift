@@ -13,7 +13,7 @@ extension SessionService {
         let now = now()
         await flushPendingTouches()
         await flushTouches(cache.all)
-        let (batch, keysBefore) = (configuration.sweepBatchSize, now - configuration.idempotencyRetentionSeconds)
+        let (batch, keysBefore) = (sweepBatchSize, now - configuration.idempotencyRetentionSeconds)
         do {
             let deleted = try await inBatches { try SessionSQL.deleteExpired($0, now: now, limit: batch) }
             for session in cache.all where session.current.expiresAt < now && !session.isInUse {
@@ -26,6 +26,9 @@ extension SessionService {
         }
     }
 
+    /// Rows per write of the sweep (at least one).
+    private var sweepBatchSize: Int { max(1, configuration.sweepBatchSize) }
+
     /// Runs `deleteBatch` (which deletes at most `sweepBatchSize` rows) as one write after
     /// another until a batch comes back short; returns the rows deleted. Yields between batches.
     private func inBatches(_ deleteBatch: @escaping @Sendable (any SQLConnection) throws -> Int) async throws -> Int {
@@ -35,7 +38,7 @@ extension SessionService {
             Self.sweepBatches.increment()
             Self.sweptRows.increment(by: deleted)
             total += deleted
-            guard deleted >= configuration.sweepBatchSize else { return total }
+            guard deleted >= sweepBatchSize else { return total }
             await Task.yield()
         }
     }
@@ -65,9 +68,9 @@ extension SessionService {
     /// write is logged and its expiries stay pending.
     func flushPendingTouches() async {
         let pending = Array(pendingTouches.takeAll())
-        let now = now()
-        for start in stride(from: 0, to: pending.count, by: max(1, configuration.sweepBatchSize)) {
-            let rows = Array(pending[start..<min(pending.count, start + max(1, configuration.sweepBatchSize))])
+        let (now, batch) = (now(), sweepBatchSize)
+        for start in stride(from: 0, to: pending.count, by: batch) {
+            let rows = Array(pending[start..<min(pending.count, start + batch)])
             do {
                 try await write { connection in
                     for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
@@ -91,8 +94,7 @@ extension SessionService {
             }
             return expiresAt.map { (session, $0) }
         }
-        let now = now()
-        let batch = max(1, configuration.sweepBatchSize)
+        let (now, batch) = (now(), sweepBatchSize)
         for start in stride(from: 0, to: touched.count, by: batch) {
             let chunk = touched[start..<min(touched.count, start + batch)]
             let rows = chunk.map { ($0.0.id, $0.1) }

@@ -39,6 +39,31 @@ import Testing
         }
     }
 
+    /// Per-client limits count an IPv6 client by its /64 and an IPv4 client written as IPv6 as itself.
+    @Test func clientsAreKeyedByAddressAndIPv6By64() {
+        #expect(ClientKey.of("192.0.2.1") == "192.0.2.1")
+        #expect(ClientKey.of("::ffff:192.0.2.1") == "192.0.2.1")
+        #expect(ClientKey.of("2001:db8:0:1::5") == "2001:db8:0:1::/64")
+        #expect(ClientKey.of("2001:db8:0:1:ffff:ffff:ffff:ffff") == ClientKey.of("2001:DB8::1:0:0:0:1"))
+        #expect(ClientKey.of("2001:db8:0:2::1") != ClientKey.of("2001:db8:0:1::1"))
+        #expect(ClientKey.of("") == "")
+    }
+
+    /// The creation limiter forgets clients whose bucket has refilled, so a flood from many
+    /// addresses leaves no table behind; a client that is still limited stays limited.
+    @Test func theCreationLimiterForgetsClientsItNoLongerLimits() {
+        let limiter = CreationLimiter(perMinute: 1)
+        #expect(limiter.take("198.51.100.1", now: 0) == nil)
+        #expect(limiter.take("198.51.100.1", now: 0) == nil)
+        #expect(limiter.take("198.51.100.1", now: 0) == 60)
+        for index in 0..<3000 { #expect(limiter.take("10.0.\(index / 256).\(index % 256)", now: 100) == nil) }
+        #expect(limiter.trackedClients <= 3001)
+        // Two tokens a client, one a minute: four minutes on, every bucket is full again.
+        for index in 0..<3000 { _ = limiter.take("10.1.\(index / 256).\(index % 256)", now: 400) }
+        #expect(limiter.trackedClients <= 3000)  // the 3,001 earlier ones are gone: 6,001 kept otherwise
+        #expect(limiter.take("198.51.100.1", now: 400) == nil)
+    }
+
     /// The statements one write ran, with the rows each changed.
     final class StatementLog: Sendable {
         let entries = Mutex<[(sql: String, changes: Int)]>([])
