@@ -28,7 +28,9 @@ extension SessionService {
                 let key = ClientKey.of(client)
                 guard passwordJobs.begin(key) else { throw SessionError.tooManyPasswordChecks(retryAfterSeconds: 1) }
                 defer { passwordJobs.end(key) }
-                try await prepared.passwords.perform(needed.work, on: passwords)
+                try await PasswordHashPool.$client.withValue(key) {
+                    try await prepared.passwords.perform(needed.work, on: passwords)
+                }
             } catch let needed as PreparationNeeded {
                 try await prepared.results.perform(needed)
             }
