@@ -80,7 +80,8 @@ class Server:
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             [SERVER, "serve", "--port", str(self.port), "--database", database, "--log-level", "error",
-             "--hash-concurrency", "2", *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             # The load generator is one client that creates many sessions and signs many in at once.
+             "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64", *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.process.stdout.readline()
         self.base = f"http://127.0.0.1:{self.port}"
 

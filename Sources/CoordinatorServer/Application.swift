@@ -31,7 +31,9 @@ struct Application {
             configuration: SessionConfiguration(
                 idleTimeoutSeconds: options.sessionIdleTimeout, maxResidentSessions: options.maxResidentSessions,
                 maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
-                maxSnapshotBytes: options.maxSnapshotBytes, clock: clock),
+                maxSnapshotBytes: options.maxSnapshotBytes, unusedTimeoutSeconds: options.unusedSessionTimeout,
+                sessionsPerMinute: options.sessionsPerMinute, passwordJobsPerClient: options.hashesPerClient,
+                sweepBatchSize: options.sweepBatchSize, clock: clock),
             logger: logger, environment: makeEnvironment)
 
         var router = Router { error, request in

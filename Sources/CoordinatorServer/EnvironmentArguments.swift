@@ -9,7 +9,8 @@ enum EnvironmentArguments {
         "connection-memory-bytes", "trusted-proxy", "threads", "shutdown-grace", "max-resident-sessions",
         "session-idle-timeout", "sweep-interval", "max-snapshot-bytes", "max-idempotency-keys",
         "password-memory-mib", "password-iterations", "hash-concurrency", "max-queued-hashes",
-        "registrations-per-minute", "max-database-pages", "database-pool-size",
+        "registrations-per-minute", "max-database-pages", "database-pool-size", "unused-session-timeout",
+        "sessions-per-minute", "sweep-batch-size", "hashes-per-client",
     ]
 
     static func variable(for option: String) -> String {

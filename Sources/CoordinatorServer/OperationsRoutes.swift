@@ -65,6 +65,8 @@ enum MetricsText {
         "coordinatord_events_refused_total": "Events refused, by reason.",
         "coordinatord_store_errors_total": "Storage calls that failed, by operation.",
         "coordinatord_sign_in_failures_total": "Sign-ins refused for a wrong e-mail or password.",
+        "coordinatord_sweep_batches_total": "Transactions the sweep deleted expired rows in (each at most --sweep-batch-size rows).",
+        "coordinatord_sweep_deleted_rows_total": "Expired sessions and old stored answers the sweep deleted.",
     ]
 
     /// `text` with `# HELP` before each `# TYPE` line whose metric has help.

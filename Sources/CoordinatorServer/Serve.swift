@@ -27,13 +27,19 @@ struct Serve: AppCommand {
     @Option(help: "Seconds to let requests in flight finish on shutdown.") var shutdownGrace = 10
     @Option(help: "Sessions kept in memory at most (least recently used leave first).") var maxResidentSessions = 100_000
     @Option(help: "Seconds without a request before a session expires.") var sessionIdleTimeout: Int64 = 7 * 24 * 3600
+    @Option(help: "Seconds without a request before a session that has had no event expires.")
+    var unusedSessionTimeout: Int64 = 600
+    @Option(help: "Sessions one client may create per minute (twice that at once); 0 for no limit.")
+    var sessionsPerMinute = 60
     @Option(help: "Seconds between sweeps of expired sessions.") var sweepInterval = 60
+    @Option(help: "Rows the sweep deletes per transaction.") var sweepBatchSize = 500
     @Option(help: "Bytes a session's stored state may take.") var maxSnapshotBytes = 128 * 1024
     @Option(help: "Answers kept per session for Idempotency-Key replays.") var maxIdempotencyKeys = 64
     @Option(help: "Argon2id memory per password hash in MiB (at least OWASP's 19).") var passwordMemoryMib = 19
     @Option(help: "Argon2id passes per password hash (at least OWASP's 2).") var passwordIterations = 2
     @Option(help: "Password hashes computed at once.") var hashConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     @Option(help: "Password hashes that may wait; past that, 503 with Retry-After.") var maxQueuedHashes = 32
+    @Option(help: "Password hashes one client may have waiting or running; past that, 429.") var hashesPerClient = 4
     @Option(help: "Largest SQLite database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
@@ -42,6 +48,10 @@ struct Serve: AppCommand {
     func validate() throws {
         guard passwordMemoryMib >= 19, passwordIterations >= 2 else {
             throw ValidationError("Argon2id may not be weaker than OWASP's minimum: 19 MiB and 2 passes.")
+        }
+        guard sweepBatchSize >= 1, hashesPerClient >= 1, sessionsPerMinute >= 0, unusedSessionTimeout >= 1 else {
+            throw ValidationError(
+                "--sweep-batch-size, --hashes-per-client and --unused-session-timeout take at least 1; --sessions-per-minute at least 0.")
         }
     }
 

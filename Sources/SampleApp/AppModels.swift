@@ -28,8 +28,9 @@ public struct SampleAppGuards: Sendable {
     public let passwordChecks: FailureThrottle
     public let registrations: RateLimiter
 
-    /// - Parameter registrationsPerMinute: e-mails one client may try to register per minute
-    ///   (twice that at once): every answer, "already registered" included, counts.
+    /// - Parameter registrationsPerMinute: registration tries one client may make per minute
+    ///   (twice that at once): each e-mail step, password step and tablet form, whatever the
+    ///   answer ("already registered" included).
     public init(registrationsPerMinute: Int = 10) {
         let perMinute = Int64(max(1, registrationsPerMinute))
         self.init(

@@ -6,7 +6,14 @@ import Foundation
 /// the writer, and cannot starve them. At most `maxQueued` jobs wait; past that a caller is
 /// refused at once with `PasswordPoolBusy` (the service answers `503` with `Retry-After`), so a
 /// flood of registrations cannot push everyone's sign-in back by seconds.
+///
+/// Waiting jobs are taken in turn by client (`client`), one job per client per round, so a
+/// client with several jobs waiting delays another client's job by at most one of its own.
 package final class PasswordHashPool: Sendable {
+    /// The client that jobs queued by this task are for (fair queuing); the session service
+    /// sets it around an event's password work. Jobs queued without it share one turn.
+    @TaskLocal package static var client = ""
+
     package let hasher: PasswordHasher
     private let queue: HashQueue
 
@@ -58,12 +65,15 @@ package final class PasswordHashPool: Sendable {
     /// Lets the hashing threads take jobs again.
     package func resume() { queue.setPaused(false) }
 
-    private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+    /// Runs `work` on a hashing thread in the turn of `client`.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let client = Self.client
+        return try await withCheckedThrowingContinuation { continuation in
             queue.push(
                 HashJob(
                     run: { continuation.resume(with: Result { try work() }) },
-                    fail: { continuation.resume(throwing: $0) }))
+                    fail: { continuation.resume(throwing: $0) }),
+                client: client)
         }
     }
 }
@@ -93,11 +103,15 @@ private struct HashJob: Sendable {
     let queuedAt = ContinuousClock.now
 }
 
-/// Jobs for the hashing threads, first in first out. Every field is guarded by `condition`'s lock.
+/// Jobs for the hashing threads: first in first out per client, clients in turn. Every field is
+/// guarded by `condition`'s lock. (Arrays, not deques: at most `maxQueued` jobs ever wait.)
 private final class HashQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private let maxQueued: Int
-    private var jobs: [HashJob] = []
+    /// Waiting jobs by client, and the clients with waiting jobs in the order of their turns.
+    private var jobs: [String: [HashJob]] = [:]
+    private var turns: [String] = []
+    private var waiting = 0
     private var closed = false
     private var paused = false
     private var started = 0
@@ -108,26 +122,32 @@ private final class HashQueue: @unchecked Sendable {
         self.maxQueued = maxQueued
     }
 
-    func push(_ job: HashJob) {
+    func push(_ job: HashJob, client: String) {
         condition.lock()
-        guard !closed, jobs.count < maxQueued else {
+        guard !closed, waiting < maxQueued else {
             refused += 1
             condition.unlock()
             job.fail(PasswordPoolBusy(retryAfterSeconds: 1))
             return
         }
-        jobs.append(job)
+        if jobs[client] == nil { turns.append(client) }
+        jobs[client, default: []].append(job)
+        waiting += 1
         condition.signal()
         condition.unlock()
     }
 
-    /// The next job, waiting for one; nil once closed.
+    /// The next job, waiting for one; nil once closed. The client whose turn it is gives its
+    /// oldest job and goes to the back of the turns if it has more.
     func take() -> HashJob? {
         condition.lock()
         defer { condition.unlock() }
-        while (jobs.isEmpty || paused) && !closed { condition.wait() }
+        while (waiting == 0 || paused) && !closed { condition.wait() }
         guard !closed else { return nil }
-        let job = jobs.removeFirst()
+        let client = turns.removeFirst()
+        let job = jobs[client]!.removeFirst()  // a client has a turn only while it has jobs
+        if jobs[client]!.isEmpty { jobs[client] = nil } else { turns.append(client) }
+        waiting -= 1
         started += 1
         waited += job.queuedAt.duration(to: .now)
         return job
@@ -136,8 +156,10 @@ private final class HashQueue: @unchecked Sendable {
     func close() {
         condition.lock()
         closed = true
-        let abandoned = jobs
-        jobs = []
+        let abandoned = turns.flatMap { jobs[$0] ?? [] }
+        jobs = [:]
+        turns = []
+        waiting = 0
         refused += abandoned.count
         condition.broadcast()
         condition.unlock()
@@ -155,6 +177,6 @@ private final class HashQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
-        return PasswordPoolStatistics(waiting: jobs.count, started: started, refused: refused, waitSeconds: seconds)
+        return PasswordPoolStatistics(waiting: waiting, started: started, refused: refused, waitSeconds: seconds)
     }
 }

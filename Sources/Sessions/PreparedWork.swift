@@ -14,13 +14,23 @@ extension SessionService {
     /// Runs `attempt` until it stops asking for slow work, doing that work in between, outside
     /// the writer: password hashes on the hash pool, other work (`PreparationNeeded`) here. A few
     /// rounds at most, each adding a result; a flow that keeps asking is a bug and gets its error.
-    func withPreparations<T>(_ attempt: (PreparedWork) async throws -> T) async throws -> T {
+    ///
+    /// `client` may have only `passwordJobsPerClient` password jobs in the pool at once; past
+    /// that it gets `429` before anything is queued. The cap is kept here, not in the flow: a
+    /// flow's own limits (a rate limiter's token) are rolled back with the run that asked for the
+    /// work, so concurrent requests would all pass them before any hash is done.
+    func withPreparations<T>(client: String, _ attempt: (PreparedWork) async throws -> T) async throws -> T {
         var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher))
         for _ in 0..<8 {
             do {
                 return try await attempt(prepared)
             } catch let needed as PasswordWorkNeeded {
-                try await prepared.passwords.perform(needed.work, on: passwords)
+                let key = ClientKey.of(client)
+                guard passwordJobs.begin(key) else { throw SessionError.tooManyPasswordChecks(retryAfterSeconds: 1) }
+                defer { passwordJobs.end(key) }
+                try await PasswordHashPool.$client.withValue(key) {
+                    try await prepared.passwords.perform(needed.work, on: passwords)
+                }
             } catch let needed as PreparationNeeded {
                 try await prepared.results.perform(needed)
             }

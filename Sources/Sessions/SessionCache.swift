@@ -1,11 +1,12 @@
 import Synchronization
 
 /// The resident sessions, by id and by token hash, capped in number: past the cap the least
-/// recently used sessions that no request uses leave memory (never the database).
+/// recently used sessions that no request uses leave memory (never the database), those that
+/// have had no event yet first, so a flood of new sessions never pushes out the ones in use.
 ///
-/// Recency is an intrusive list, most recent first: a use moves a session to the front and
-/// eviction takes from the back, each in constant time, so reaching the cap costs no sort and
-/// no pause. Every session handed out is pinned (`ResidentSession.pins`, raised under this
+/// Recency is two intrusive lists (sessions that have had no event, and the others), most
+/// recent first: a use moves a session to the front of its list and eviction takes from the
+/// back, each in constant time, so reaching the cap costs no sort and no pause. Every session handed out is pinned (`ResidentSession.pins`, raised under this
 /// cache's lock) until its request calls `release`, so a session is never evicted between a
 /// request's authentication and its lock, and no session is ever resident twice. A session
 /// found in use at the back is moved to the front (a second chance) rather than evicted.
@@ -15,35 +16,60 @@ final class SessionCache: Sendable {
         let session: ResidentSession
         var newer: Node?
         var older: Node?
+        /// In the list of sessions that had no event when last looked at.
+        var unused: Bool
 
-        init(_ session: ResidentSession) { self.session = session }
+        init(_ session: ResidentSession) {
+            self.session = session
+            self.unused = session.current.version == 1
+        }
+    }
+
+    /// One recency list: its ends and length.
+    private struct Recency {
+        var newest: Node?
+        var oldest: Node?
+        var count = 0
     }
 
     private struct Storage {
         var nodes: [String: Node] = [:]
         var idsByToken: [[UInt8]: String] = [:]
-        var newest: Node?
-        var oldest: Node?
+        var unused = Recency()
+        var used = Recency()
         var evictions = 0
 
         mutating func pushNewest(_ node: Node) {
-            node.older = newest
-            node.newer = nil
-            newest?.newer = node
-            newest = node
-            if oldest == nil { oldest = node }
+            node.unused ? Self.pushNewest(node, &unused) : Self.pushNewest(node, &used)
         }
 
         mutating func unlink(_ node: Node) {
-            if let newer = node.newer { newer.older = node.older } else { newest = node.older }
-            if let older = node.older { older.newer = node.newer } else { oldest = node.newer }
-            node.newer = nil
-            node.older = nil
+            node.unused ? Self.unlink(node, &unused) : Self.unlink(node, &used)
         }
 
+        private static func pushNewest(_ node: Node, _ list: inout Recency) {
+            node.older = list.newest
+            node.newer = nil
+            list.newest?.newer = node
+            list.newest = node
+            if list.oldest == nil { list.oldest = node }
+            list.count += 1
+        }
+
+        private static func unlink(_ node: Node, _ list: inout Recency) {
+            if let newer = node.newer { newer.older = node.older } else { list.newest = node.older }
+            if let older = node.older { older.newer = node.newer } else { list.oldest = node.newer }
+            node.newer = nil
+            node.older = nil
+            list.count -= 1
+        }
+
+        /// Moves `node` to the front of its list, or of the used list once its session had an event.
         mutating func touch(_ node: Node) {
-            guard newest !== node else { return }
+            let moves = node.unused && node.session.current.version > 1
+            guard moves || (node.unused ? unused.newest : used.newest) !== node else { return }
             unlink(node)
+            if moves { node.unused = false }
             pushNewest(node)
         }
 
@@ -127,20 +153,24 @@ final class SessionCache: Sendable {
         }
     }
 
-    /// Evicts from the back of the recency list down to the cap: constant time per session.
-    /// Sessions in use move to the front instead; if every session is in use, the cache stays
-    /// over its cap until some are released (each look is bounded by the number resident).
+    /// Evicts from the back of the recency lists down to the cap, sessions that have had no
+    /// event first: constant time per session. Sessions in use move to the front instead (and
+    /// one that has had its first event to the used list); if every session is in use, the
+    /// cache stays over its cap until some are released (each list is looked through once).
     private static func evict(_ storage: inout Storage, capacity: Int) -> [ResidentSession] {
         var evicted: [ResidentSession] = []
-        var looked = 0
-        let resident = storage.nodes.count
-        while storage.nodes.count > capacity, looked < resident, let candidate = storage.oldest {
-            looked += 1
-            if candidate.session.isInUse {
-                storage.touch(candidate)
-            } else {
-                storage.remove(candidate)
-                evicted.append(candidate.session)
+        for unused in [true, false] {
+            var looks = unused ? storage.unused.count : storage.used.count
+            while storage.nodes.count > capacity, looks > 0,
+                let candidate = unused ? storage.unused.oldest : storage.used.oldest
+            {
+                looks -= 1
+                if candidate.session.isInUse || (unused && candidate.session.current.version > 1) {
+                    storage.touch(candidate)
+                } else {
+                    storage.remove(candidate)
+                    evicted.append(candidate.session)
+                }
             }
         }
         storage.evictions += evicted.count

@@ -14,20 +14,39 @@ package struct SessionConfiguration: Sendable {
     package var maxIdempotencyKeysPerSession: Int
     /// Bytes a session's snapshot may take; an event that would grow it past that gets `422`.
     package var maxSnapshotBytes: Int
+    /// Seconds without a request after which a session that has had no event yet expires
+    /// (never more than `idleTimeoutSeconds`): an unused session costs little and lives briefly.
+    package var unusedTimeoutSeconds: Int64
+    /// Sessions one client (address, or IPv6 /64) may create per minute, twice that at once; 0: no limit.
+    package var sessionsPerMinute: Int
+    /// Password jobs (waiting or running) one client may have at once; past that `429`.
+    package var passwordJobsPerClient: Int
+    /// Rows the sweep deletes per statement and transaction, so that events commit in between.
+    package var sweepBatchSize: Int
     /// The time sessions expire by.
     package var clock: ServiceClock
 
     package init(
         idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000,
         idempotencyRetentionSeconds: Int64 = 24 * 3600, maxIdempotencyKeysPerSession: Int = 64,
-        maxSnapshotBytes: Int = 128 * 1024, clock: ServiceClock = .system
+        maxSnapshotBytes: Int = 128 * 1024, unusedTimeoutSeconds: Int64 = 600, sessionsPerMinute: Int = 60,
+        passwordJobsPerClient: Int = 4, sweepBatchSize: Int = 500, clock: ServiceClock = .system
     ) {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxResidentSessions = maxResidentSessions
         self.idempotencyRetentionSeconds = idempotencyRetentionSeconds
         self.maxIdempotencyKeysPerSession = maxIdempotencyKeysPerSession
         self.maxSnapshotBytes = maxSnapshotBytes
+        self.unusedTimeoutSeconds = unusedTimeoutSeconds
+        self.sessionsPerMinute = sessionsPerMinute
+        self.passwordJobsPerClient = passwordJobsPerClient
+        self.sweepBatchSize = sweepBatchSize
         self.clock = clock
+    }
+
+    /// Seconds a session at `version` lives without a request: version 1 has had no event yet.
+    func timeout(atVersion version: Int) -> Int64 {
+        version > 1 ? idleTimeoutSeconds : min(idleTimeoutSeconds, unusedTimeoutSeconds)
     }
 }
 

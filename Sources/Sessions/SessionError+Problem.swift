@@ -32,8 +32,22 @@ extension SessionError {
             Problem(
                 status: 503, detail: "Storage is unavailable; nothing was changed.",
                 headers: HTTPHeaders([("Retry-After", "1")]))
+        case .tooManyPasswordChecks(let seconds):
+            Problem(
+                status: 429, detail: "Too many password checks from this client are under way; retry shortly. Nothing was changed.",
+                type: Self.tooManyPasswordChecksType, headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .tooManySessions(let seconds):
+            Problem(
+                status: 429, detail: "Too many sessions created from this client; retry later.",
+                type: Self.tooManySessionsType, headers: HTTPHeaders([("Retry-After", String(seconds))]))
         }
     }
+}
+
+extension SessionError {
+    /// Problem types of the two per-client limits (stable: clients may tell them apart by it).
+    static let tooManyPasswordChecksType = "urn:coordinatord:problem:too-many-password-checks"
+    static let tooManySessionsType = "urn:coordinatord:problem:too-many-sessions"
 }
 
 extension EventRejection {

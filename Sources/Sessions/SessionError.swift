@@ -18,6 +18,10 @@ enum SessionError: Error {
     case idempotencyKeyInFlight
     /// 503: storage failed; nothing changed.
     case storageUnavailable(String)
+    /// 429: this client has as many password checks waiting or running as it may.
+    case tooManyPasswordChecks(retryAfterSeconds: Int)
+    /// 429: this client created sessions faster than it may.
+    case tooManySessions(retryAfterSeconds: Int)
 }
 
 extension SessionError {
@@ -32,6 +36,8 @@ extension SessionError {
         case .idempotencyKeyReused: "idempotency_key_reused"
         case .idempotencyKeyInFlight: "idempotency_key_in_flight"
         case .storageUnavailable: "storage_unavailable"
+        case .tooManyPasswordChecks: "password_jobs_per_client"
+        case .tooManySessions: "too_many_sessions"
         }
     }
 }

@@ -126,15 +126,33 @@ enum SessionSQL {
         try connection.run("DELETE FROM sessions WHERE user_id = ?1 AND id <> ?2", [.integer(userID), .text(except)])
     }
 
-    /// Deletes expired sessions and their idempotency keys, and keys older than `keysBefore`.
-    static func deleteExpired(_ connection: any SQLConnection, now: Int64, keysBefore: Int64) throws -> Int {
-        // The hour bound lets the index find the candidates; the exact second decides.
+    /// Deletes up to `limit` expired sessions with their stored answers; returns how many
+    /// sessions it deleted (fewer than `limit`: none are left). Bounded, so that a sweep of many
+    /// sessions never holds the writer (or, on PostgreSQL, a transaction) for long.
+    static func deleteExpired(_ connection: any SQLConnection, now: Int64, limit: Int) throws -> Int {
+        // The hour bound lets the index find the candidates; the exact second decides. Both
+        // statements pick the same rows on SQLite (one writer, same plan); should they differ on
+        // PostgreSQL, an answer left behind is deleted by age (`deleteAnswers`).
         try connection.run(
             """
-            DELETE FROM idempotency_keys WHERE created_at < ?1
-                OR session_id IN (SELECT id FROM sessions WHERE expires_hour <= ?2 / 3600 AND expires_at < ?2)
-            """, [.integer(keysBefore), .integer(now)])
+            DELETE FROM idempotency_keys WHERE session_id IN
+                (SELECT id FROM sessions WHERE expires_hour <= ?1 / 3600 AND expires_at < ?1 LIMIT ?2)
+            """, [.integer(now), .int(limit)])
+        // The outer condition is checked again on each row as it is deleted (PostgreSQL rechecks
+        // it on a row another node just touched).
         return try connection.run(
-            "DELETE FROM sessions WHERE expires_hour <= ?1 / 3600 AND expires_at < ?1", [.integer(now)])
+            """
+            DELETE FROM sessions WHERE expires_at < ?1 AND id IN
+                (SELECT id FROM sessions WHERE expires_hour <= ?1 / 3600 AND expires_at < ?1 LIMIT ?2)
+            """, [.integer(now), .int(limit)])
+    }
+
+    /// Deletes up to `limit` stored answers created before `before`; returns how many.
+    static func deleteAnswers(_ connection: any SQLConnection, before: Int64, limit: Int) throws -> Int {
+        try connection.run(
+            """
+            DELETE FROM idempotency_keys WHERE (session_id, key) IN
+                (SELECT session_id, key FROM idempotency_keys WHERE created_at < ?1 LIMIT ?2)
+            """, [.integer(before), .int(limit)])
     }
 }

@@ -164,7 +164,7 @@ extension SessionService {
         }
         // Once a run tried to write, the rounds after a preparation go straight to the writer.
         var needsWriter = false
-        let ran = try await withPreparations { prepared in
+        let ran = try await withPreparations(client: request.clientAddress) { prepared in
             if !needsWriter {
                 let attempt = try await storage("write") {
                     try await store.attemptReadOnly({ try run($0, prepared) }, then: keep)

@@ -1,24 +1,51 @@
 import Foundation
+import Metrics
+import Store
 
 extension SessionService {
     /// Stores the expiry that reads moved in memory, deletes expired sessions and old
     /// idempotency answers, and drops expired sessions from memory. The server calls it
     /// periodically (`startSweeping`); tests call it directly, with a manual clock.
+    ///
+    /// Every write is a batch of at most `sweepBatchSize` rows, each its own transaction, so
+    /// events commit between them however many sessions expired together.
     package func sweep() async {
         let now = now()
         await flushPendingTouches()
         await flushTouches(cache.all)
-        let keysBefore = now - configuration.idempotencyRetentionSeconds
+        let (batch, keysBefore) = (sweepBatchSize, now - configuration.idempotencyRetentionSeconds)
         do {
-            let deleted = try await write { try SessionSQL.deleteExpired($0, now: now, keysBefore: keysBefore) }
+            let deleted = try await inBatches { try SessionSQL.deleteExpired($0, now: now, limit: batch) }
             for session in cache.all where session.current.expiresAt < now && !session.isInUse {
                 retire(session)
             }
+            _ = try await inBatches { try SessionSQL.deleteAnswers($0, before: keysBefore, limit: batch) }
             if deleted > 0 { logger.info("expired sessions deleted", metadata: ["count": "\(deleted)"]) }
         } catch {
             logger.error("sweep failed", metadata: ["error": "\(error)"])
         }
     }
+
+    /// Rows per write of the sweep (at least one).
+    private var sweepBatchSize: Int { max(1, configuration.sweepBatchSize) }
+
+    /// Runs `deleteBatch` (which deletes at most `sweepBatchSize` rows) as one write after
+    /// another until a batch comes back short; returns the rows deleted. Yields between batches.
+    private func inBatches(_ deleteBatch: @escaping @Sendable (any SQLConnection) throws -> Int) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try await write(deleteBatch)
+            Self.sweepBatches.increment()
+            Self.sweptRows.increment(by: deleted)
+            total += deleted
+            guard deleted >= sweepBatchSize else { return total }
+            await Task.yield()
+        }
+    }
+
+    // Made on first use (after the metrics system is set up), not per batch.
+    private static let sweepBatches = Counter(label: "coordinatord_sweep_batches_total")
+    private static let sweptRows = Counter(label: "coordinatord_sweep_deleted_rows_total")
 
     /// Writes every expiry that reads moved and that is not stored yet (on shutdown).
     package func flushExpiries() async {
@@ -37,24 +64,26 @@ extension SessionService {
         }
     }
 
-    /// Writes the pending expiries of sessions that left memory, in one commit; a failed write
-    /// is logged and they stay pending.
+    /// Writes the pending expiries of sessions that left memory, a batch per commit; a failed
+    /// write is logged and its expiries stay pending.
     func flushPendingTouches() async {
-        let pending = pendingTouches.takeAll()
-        guard !pending.isEmpty else { return }
-        let now = now()
-        do {
-            try await write { connection in
-                for (id, expiresAt) in pending { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+        let pending = Array(pendingTouches.takeAll())
+        let (now, batch) = (now(), sweepBatchSize)
+        for start in stride(from: 0, to: pending.count, by: batch) {
+            let rows = Array(pending[start..<min(pending.count, start + batch)])
+            do {
+                try await write { connection in
+                    for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+                }
+            } catch {
+                logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(rows.count)"])
+                pendingTouches.restore(Dictionary(rows) { max($0, $1) })
             }
-        } catch {
-            logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(pending.count)"])
-            pendingTouches.restore(pending)
         }
     }
 
-    /// Writes the moved expiry of `sessions` (reads only touch memory), in one commit. A failed
-    /// write is logged and the sessions stay marked, so the next sweep tries again.
+    /// Writes the moved expiry of `sessions` (reads only touch memory), a batch per commit. A
+    /// failed write is logged and its sessions stay marked, so the next sweep tries again.
     func flushTouches(_ sessions: [ResidentSession]) async {
         let touched = sessions.compactMap { session -> (ResidentSession, Int64)? in
             var expiresAt: Int64?
@@ -65,19 +94,21 @@ extension SessionService {
             }
             return expiresAt.map { (session, $0) }
         }
-        guard !touched.isEmpty else { return }
-        let now = now()
-        let rows = touched.map { ($0.0.id, $0.1) }
-        do {
-            try await write { connection in
-                for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+        let (now, batch) = (now(), sweepBatchSize)
+        for start in stride(from: 0, to: touched.count, by: batch) {
+            let chunk = touched[start..<min(touched.count, start + batch)]
+            let rows = chunk.map { ($0.0.id, $0.1) }
+            do {
+                try await write { connection in
+                    for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+                }
+                for (session, expiresAt) in chunk {
+                    session.update { $0.storedExpiresAt = max($0.storedExpiresAt, expiresAt) }
+                }
+            } catch {
+                logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(rows.count)"])
+                for (session, _) in chunk { session.update { $0.touched = true } }
             }
-            for (session, expiresAt) in touched {
-                session.update { $0.storedExpiresAt = max($0.storedExpiresAt, expiresAt) }
-            }
-        } catch {
-            logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(rows.count)"])
-            for (session, _) in touched { session.update { $0.touched = true } }
         }
     }
 }

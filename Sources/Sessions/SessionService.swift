@@ -23,6 +23,8 @@ package final class SessionService: Sendable {
     let cache: SessionCache
     let idempotency = IdempotencyGate()
     let pendingTouches = PendingTouches()
+    let creations: CreationLimiter
+    let passwordJobs: PasswordJobsPerClient
     let logger: Logger
 
     package init(
@@ -35,6 +37,8 @@ package final class SessionService: Sendable {
         self.configuration = configuration
         self.makeEnvironment = environment
         self.cache = SessionCache(capacity: configuration.maxResidentSessions)
+        self.creations = CreationLimiter(perMinute: configuration.sessionsPerMinute)
+        self.passwordJobs = PasswordJobsPerClient(limit: configuration.passwordJobsPerClient)
         self.logger = logger
     }
 
@@ -48,15 +52,20 @@ package final class SessionService: Sendable {
 
     // MARK: Create
 
-    /// A new session for `platform`: its token (shown once, never stored) and its state.
+    /// A new session for `platform`: its token (shown once, never stored) and its state. A client
+    /// past its rate gets `429`, before anything is stored. Until its first event the session
+    /// lives only `unusedTimeoutSeconds` without a request.
     func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: [UInt8], id: String) {
+        let now = now()
+        if let wait = creations.take(clientAddress, now: now) {
+            throw SessionError.tooManySessions(retryAfterSeconds: wait)
+        }
         let token = Tokens.random()
         let id = Tokens.random(bytes: 16)
         let tokenHash = Tokens.sha256(token)
-        let now = now()
-        let expiresAt = now + configuration.idleTimeoutSeconds
+        let expiresAt = now + configuration.timeout(atVersion: 1)
         let (app, maxBytes) = (self.app, configuration.maxSnapshotBytes)
-        let tree = try await withPreparations { prepared in
+        let tree = try await withPreparations(client: clientAddress) { prepared in
             try await self.write { connection in
                 let environment = self.environment(
                     connection, prepared, RequestInfo(clientAddress: clientAddress, now: now), session: id)
@@ -201,7 +210,7 @@ package final class SessionService: Sendable {
     private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int) {
         let (app, maxBytes) = (self.app, configuration.maxSnapshotBytes)
         let now = now()
-        let result = try await withPreparations { prepared in
+        let result = try await withPreparations(client: "") { prepared in
             try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
                 let environment = self.environment(
                     connection, prepared, RequestInfo(clientAddress: "", now: now), session: row.id)
@@ -240,11 +249,12 @@ package final class SessionService: Sendable {
 
     // MARK: Read, tree, delete
 
-    /// The session's State, and its version for the `ETag`. Reading keeps the session alive.
+    /// The session's State, and its version for the `ETag`. Reading keeps the session alive (a
+    /// session that has had no event only for `unusedTimeoutSeconds`).
     func state(of session: ResidentSession) -> (state: [UInt8], version: Int) {
-        let expiresAt = now() + configuration.idleTimeoutSeconds
+        let now = now()
         session.update {
-            $0.expiresAt = expiresAt
+            $0.expiresAt = max($0.expiresAt, now + configuration.timeout(atVersion: $0.version))
             $0.touched = true
         }
         let current = session.current

@@ -35,11 +35,14 @@ public struct SessionClient: Sendable {
         String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
     }
 
-    /// Creates a session.
-    public static func create(port: UInt16, platform: String? = nil) async throws -> SessionClient {
+    /// Creates a session (`headers`: `X-Forwarded-For`, say).
+    public static func create(port: UInt16, platform: String? = nil, headers: [String: String] = [:]) async throws
+        -> SessionClient
+    {
         let body = platform.map { json(["platform": $0]) } ?? "{}"
         let response = try await TestHTTP.request(
-            port: port, "POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: body)
+            port: port, "POST", "/v1/sessions", headers: ["Content-Type": "application/json"].merging(headers) { $1 },
+            body: body)
         guard response.status == 201, let token = response.json["token"] as? String,
             let session = response.json["session"] as? [String: Any], let id = session["id"] as? String
         else { throw TestClientError(description: "create failed: \(response.status) \(response.text)") }

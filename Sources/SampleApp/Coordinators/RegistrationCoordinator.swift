@@ -51,6 +51,9 @@ struct RegistrationCoordinator: InputMapping {
                 try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = error }
                 return
             }
+            // Each hash takes a registration token first, so looping `next`/`back` here is
+            // refused (429) before any hash once the client is past its rate.
+            try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
             passwordHash = try models.passwords.hash(password)
             try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = nil }
             try context.push(SignUpProfileScreen.self, .init(displayName: displayName))

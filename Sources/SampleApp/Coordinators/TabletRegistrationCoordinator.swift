@@ -26,10 +26,11 @@ struct TabletRegistrationCoordinator: InputMapping {
         var error = Rules.emailError(email) ?? Rules.passwordError(password) ?? Rules.displayNameError(displayName)
         var user: UserRecord?
         if error == nil {
-            // Hashed before the limit and the lookup: the event runs again once the hash is
-            // prepared, and only that run counts a try; a taken e-mail costs the same work.
-            let passwordHash = try models.passwords.hash(password)
+            // The limit first, so a client past it is refused before any hash. The run that asks
+            // for the hash is rolled back (its token with it) and the event runs again once the
+            // hash is prepared: only that run counts a try. A taken e-mail costs the same work.
             try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
+            let passwordHash = try models.passwords.hash(password)
             user = try models.users.create(email: email, passwordHash: passwordHash, displayName: displayName, now: models.now)
             if user == nil { error = Rules.emailTaken }
         }

@@ -1,0 +1,48 @@
+import Synchronization
+import Testing
+
+@testable import Secrets
+
+/// The hash pool takes waiting jobs in turn by client, so one client's queue does not delay
+/// another's job by more than one of its own.
+@Suite struct FairQueueTests {
+    /// Waits until the pool holds `count` jobs; fails after `seconds` (a bound on a hang).
+    static func waitUntilWaiting(_ pool: PasswordHashPool, _ count: Int, seconds: Double = 60) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while pool.statistics.waiting < count {
+            guard ContinuousClock.now < deadline else {
+                throw PoolWaitTimedOut(description: "the pool never held \(count) jobs (\(pool.statistics.waiting))")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    struct PoolWaitTimedOut: Error, CustomStringConvertible { let description: String }
+
+    /// The clients whose jobs ran, in the order they ran.
+    final class RunOrder: Sendable {
+        let clients = Mutex<[String]>([])
+    }
+
+    /// Client a queues four jobs, then client b one, into a held pool with one thread: b's job
+    /// runs second, not fifth as it did first in, first out.
+    @Test func aClientsJobWaitsForAtMostOneOfAnothersJobs() async throws {
+        let pool = PasswordHashPool(hasher: SecretsTests.fast, concurrency: 1, maxQueued: 8)
+        pool.pause()
+        let order = RunOrder()
+        var tasks: [Task<Void, any Error>] = []
+        for (index, client) in ["a", "a", "a", "a", "b"].enumerated() {
+            tasks.append(
+                Task {
+                    try await PasswordHashPool.$client.withValue(client) {
+                        try await pool.run { order.clients.withLock { $0.append(client) } }
+                    }
+                })
+            try await Self.waitUntilWaiting(pool, index + 1)
+        }
+        pool.resume()
+        for task in tasks { try await task.value }
+        #expect(order.clients.withLock { $0 } == ["a", "b", "a", "a", "a"])
+        #expect(pool.statistics.started == 5)
+    }
+}
