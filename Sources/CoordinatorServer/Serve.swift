@@ -43,6 +43,9 @@ struct Serve: AppCommand {
         guard passwordMemoryMib >= 19, passwordIterations >= 2 else {
             throw ValidationError("Argon2id may not be weaker than OWASP's minimum: 19 MiB and 2 passes.")
         }
+        if let name = trustedProxy.first(where: { !TrustedProxies.isAddress($0) }) {
+            throw ValidationError("--trusted-proxy takes a numeric IP address, not \"\(name)\".")
+        }
     }
 
     func run(_ app: ServedApp) async throws {

@@ -175,4 +175,47 @@ import Glibc
         #expect(proxies.clientAddress(peer: "10.0.0.2", forwardedFor: []) == "10.0.0.2")
         #expect(TrustedProxies().clientAddress(peer: "127.0.0.1", forwardedFor: ["198.51.100.1"]) == "127.0.0.1")
     }
+
+    /// Behind a trusted proxy the client is the entry that proxy appended (the right-most one),
+    /// whatever the client itself wrote to its left; entries are parsed as addresses, not
+    /// matched by their characters.
+    @Test func forwardedForJunkLeftOfTheProxysEntryChangesNothing() {
+        let proxies = TrustedProxies(["10.0.0.2", "10.0.0.3"])
+        func client(_ headers: String...) -> String { proxies.clientAddress(peer: "10.0.0.2", forwardedFor: headers) }
+        #expect(client("unknown, 198.51.100.7") == "198.51.100.7")
+        #expect(client("_hidden, 198.51.100.7") == "198.51.100.7")
+        #expect(client("unknown", "198.51.100.7") == "198.51.100.7")
+        #expect(client("evil\nline, 1.2.3.4, 198.51.100.7, 10.0.0.3") == "198.51.100.7")
+        // Proxies that add the port, IPv6 in brackets, and one canonical spelling per address.
+        #expect(client("198.51.100.7:5678") == "198.51.100.7")
+        #expect(client("[2001:DB8:0::7]:443") == "2001:db8::7")
+        #expect(client("[2001:db8::7]") == "2001:db8::7")
+        #expect(client("::ffff:198.51.100.7") == "198.51.100.7")
+        // Characters of an address that are not one.
+        #expect(client("1.2.3.999") == "10.0.0.2")
+        #expect(client("::::") == "10.0.0.2")
+        #expect(client("fe80::1%eth0") == "10.0.0.2")
+        // A trusted proxy that wrote `unknown`: the client is not known, and what lies to the
+        // left (the client's own words) is not believed; the nearest proxy stands for it.
+        #expect(client("1.2.3.4, unknown") == "10.0.0.2")
+        #expect(client("1.2.3.4, unknown, 10.0.0.3") == "10.0.0.3")
+        // A proxy seen through a dual-stack socket is still that proxy.
+        #expect(proxies.clientAddress(peer: "::ffff:10.0.0.2", forwardedFor: ["198.51.100.7"]) == "198.51.100.7")
+        #expect(TrustedProxies(["proxy.example", "::FFFF:10.0.0.9"]).addresses == ["10.0.0.9"])
+        #expect(!TrustedProxies.isAddress("proxy.example") && TrustedProxies.isAddress("2001:db8::1"))
+    }
+
+    /// The same over a real connection: the handler sees the client the proxy named.
+    @Test func aClientsJunkForwardedForDoesNotMakeItTheProxy() async throws {
+        var router = Router()
+        router.get("/client") { request in .text(request.clientAddress) }
+        let configuration = ServerConfiguration(port: 0, trustedProxies: TrustedProxies(["127.0.0.1"]))
+        try await HTTPServerTests.withServer(router, configuration) { server in
+            for junk in ["unknown", "_hidden"] {
+                let response = try await TestHTTP.request(
+                    port: server.port, "GET", "/client", headers: ["X-Forwarded-For": "\(junk), 198.51.100.7"])
+                #expect(response.text == "198.51.100.7", "\(junk)")
+            }
+        }
+    }
 }
