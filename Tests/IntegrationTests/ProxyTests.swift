@@ -101,4 +101,15 @@ import Testing
         let clients = entries.filter { $0["path"] == "/healthz" }.map { $0["client"] ?? "" }
         #expect(clients == ["127.0.0.3", "127.0.0.3", "127.0.0.3"])
     }
+
+    /// A proxy named by host name would never match a peer (peers are numeric): refused at start.
+    @Test func aTrustedProxyMustBeANumericAddress() async throws {
+        let database = ServerProcess.temporaryDatabasePath()
+        // Before the check the server started (and is then killed as the value is dropped).
+        await #expect(throws: TestClientError.self) {
+            _ = try await ServerProcess.start(databasePath: database, arguments: ["--trusted-proxy", "proxy.example"])
+        }
+        let log = try String(contentsOfFile: database + ".log", encoding: .utf8)
+        #expect(log.contains("--trusted-proxy takes a numeric IP address"))
+    }
 }
