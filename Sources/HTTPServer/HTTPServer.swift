@@ -139,7 +139,7 @@ final class ServerCore: Sendable {
         self.watch = ConnectionWatch(
             headerTimeoutSeconds: configuration.headerTimeoutSeconds,
             requestTimeoutSeconds: configuration.requestTimeoutSeconds,
-            idleTimeoutSeconds: configuration.idleTimeoutSeconds)
+            idleTimeoutSeconds: configuration.idleTimeoutSeconds, connectionLimit: configuration.connectionLimit)
     }
 
     func finishedRunning() { running.subtract(1, ordering: .releasing) }

@@ -218,4 +218,29 @@ import Glibc
             }
         }
     }
+
+    /// Slow clients holding more than the room kept free (here 24 against a limit of 16, each
+    /// with half its headers sent and a header timeout far away) do not keep a new client out:
+    /// near the limit, the connection that has waited longest for its client is cut, so the
+    /// oldest slow client goes, the newest stays, and the new client is answered at once.
+    @Test func slowClientsNearTheConnectionLimitAreCutOldestFirst() async throws {
+        let configuration = ServerConfiguration(
+            port: 0, connectionLimit: 16, headerTimeoutSeconds: 60, requestTimeoutSeconds: 60)
+        try await HTTPServerTests.withServer(HTTPServerTests.echoRouter(), configuration) { server in
+            let port = server.port
+            let (answer, oldestCut, newestOpen) = try await TestHTTP.offPool {
+                let slow = try (0..<24).map { _ in
+                    let connection = try HTTPConnection(port: port)
+                    try connection.write("GET /items/1 HTTP/1.1\r\nHost: x\r\n")
+                    return connection
+                }
+                // Without room kept free this waits in the listen queue until the read fails (10 s).
+                let answer = try HTTPConnection(port: port, receiveTimeoutSeconds: 10).request("GET", "/items/2")
+                return (answer, slow[0].isClosedByPeer(timeoutSeconds: 5), !slow[23].isClosedByPeer(timeoutSeconds: 1))
+            }
+            #expect(answer.status == 200)
+            #expect(oldestCut)
+            #expect(newestOpen)
+        }
+    }
 }
