@@ -243,4 +243,26 @@ import Glibc
             #expect(newestOpen)
         }
     }
+
+    /// A TLS ClientHello sent to the plain port (the client then waits for the server's hello)
+    /// is closed at once, not held until the header timeout (60 s here); so are other binary
+    /// first bytes. The server goes on answering.
+    @Test func aTLSClientHelloOnThePlainPortIsClosedAtOnce() async throws {
+        let configuration = ServerConfiguration(port: 0, headerTimeoutSeconds: 60)
+        try await HTTPServerTests.withServer(HTTPServerTests.echoRouter(), configuration) { server in
+            let port = server.port
+            // The start of a TLS 1.2/1.3 ClientHello: handshake record, version, length, then the hello.
+            let hello: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0xF4, 0x01, 0x00, 0x00, 0xF0, 0x03, 0x03]
+                + [UInt8](repeating: 0xAB, count: 32) + [0x00, 0x00, 0x02, 0x13, 0x01, 0x01, 0x00]
+            for first in [hello, [0x80, 0x2E, 0x01, 0x03, 0x01], [0x00, 0x47, 0x45, 0x54]] {
+                let closed = try await TestHTTP.offPool {
+                    let connection = try HTTPConnection(port: port)
+                    try connection.write(first)
+                    return connection.isClosedByPeer(timeoutSeconds: 10)
+                }
+                #expect(closed, "first byte \(first[0])")
+            }
+            #expect(try await TestHTTP.request(port: port, "GET", "/items/1").status == 200)
+        }
+    }
 }
