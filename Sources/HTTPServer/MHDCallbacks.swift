@@ -26,7 +26,8 @@ enum MHDCallbacks {
                 if state.discardedBytes > 16 * core.limits.maxBodyBytes { return .NO }
             } else if let data {
                 if state.body.count + size.pointee > core.limits.maxBodyBytes {
-                    // A chunked body crossed the limit: drop what we have and discard the rest.
+                    // Content-Length was checked against the limit before the body (and chunked bodies
+                    // are refused), so this only guards the buffer: drop what we have, discard the rest.
                     state.bodyTooLarge = true
                     state.body = []
                 } else {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Refuses, before any body is read, requests that HTTP/1.1 forbids or that a proxy in front
-/// could frame differently from this server (request smuggling).
+/// Refuses, before any body is read, requests that HTTP/1.1 forbids, that a proxy in front
+/// could frame differently from this server (request smuggling), or whose body size is not
+/// declared (chunked).
 enum RequestScreening {
     /// The problem to answer with, or nil when the request may proceed.
     static func problem(version: String, headers: HTTPHeaders) -> Problem? {
@@ -21,8 +22,12 @@ enum RequestScreening {
                 $0.trimmingOptionalWhitespace().lowercased()
             }
             if codings != ["chunked"] {
-                return Problem(status: 501, detail: "Only the chunked transfer coding is supported.")
+                return Problem(status: 501, detail: "No transfer coding is supported; send the body with a Content-Length.")
             }
+            // libmicrohttpd parses chunk sizes itself and passes on only the data: a chunk declared
+            // far past the body limit, then nothing, would hold the connection until the request
+            // timeout. Bodies here are small JSON a client always has whole, so it must say their size.
+            return Problem(status: 411, detail: "Chunked request bodies are not accepted; send the body with a Content-Length.")
         }
         if version == "HTTP/1.1" && headers.values("Host").count != 1 {
             return Problem(status: 400, detail: "An HTTP/1.1 request needs exactly one Host header.")
