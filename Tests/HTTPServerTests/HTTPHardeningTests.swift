@@ -265,4 +265,30 @@ import Glibc
             #expect(try await TestHTTP.request(port: port, "GET", "/items/1").status == 200)
         }
     }
+
+    /// A `Content-Length` that is not one decimal number is refused by libmicrohttpd itself,
+    /// before any callback (README, "Abuse it withstands": 0.9.75's answer repeats its head inside
+    /// its body, which no callback can prevent). What the server promises holds: the answer comes at
+    /// once, closes the connection, and the handler never sees the request.
+    @Test func aContentLengthTheLibraryCannotParseIsRefusedAtOnceUnhandled() async throws {
+        final class Calls: Sendable { let count = Atomic<Int>(0) }
+        let calls = Calls()
+        var router = Router()
+        router.post("/echo/{name}") { request in
+            calls.count.add(1, ordering: .relaxed)
+            return HTTPResponse(status: 200, body: request.body)
+        }
+        let configuration = ServerConfiguration(port: 0, headerTimeoutSeconds: 60, requestTimeoutSeconds: 60)
+        try await HTTPServerTests.withServer(router, configuration) { server in
+            for (length, status) in [("2, 2", 400), ("-1", 400), ("0x2", 400), ("18446744073709551616", 413)] {
+                let (response, closed) = try await Self.exchange(
+                    server.port, "POST /echo/a HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n{}")
+                #expect(response.status == status, "Content-Length: \(length)")
+                #expect(response.headers["connection"]?.lowercased() == "close")
+                #expect(closed)
+            }
+            #expect(try await TestHTTP.request(port: server.port, "POST", "/echo/a", body: "{}").status == 200)
+        }
+        #expect(calls.count.load(ordering: .relaxed) == 1)
+    }
 }
