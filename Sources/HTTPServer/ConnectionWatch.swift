@@ -39,7 +39,8 @@ final class ConnectionWatch: Sendable {
 
     /// What an open connection is doing.
     private enum Phase {
-        /// The client owes bytes (headers, body, or its next request) since `since`, by `deadline`.
+        /// The client owes bytes (headers, body, or its next request) by `deadline`; `since` is
+        /// when its request began (the connection opened, or the previous answer went out).
         case waiting(since: ContinuousClock.Instant, deadline: ContinuousClock.Instant)
         /// A handler has the complete request: no deadline, never cut for room.
         case processing
@@ -106,7 +107,7 @@ final class ConnectionWatch: Sendable {
     }
 
     /// A request's headers are in: its body is due within the request timeout.
-    func headersReceived(_ socket: Int32) { wait(socket, limits.request) }
+    func headersReceived(_ socket: Int32) { wait(socket, limits.request, newRequest: false) }
 
     /// The request is complete and a handler has it: no deadline until it is answered.
     func processing(_ socket: Int32) {
@@ -117,7 +118,7 @@ final class ConnectionWatch: Sendable {
     }
 
     /// The answer went out: the next request's headers are due after idle + header timeouts.
-    func answered(_ socket: Int32) { wait(socket, limits.idle + limits.header) }
+    func answered(_ socket: Int32) { wait(socket, limits.idle + limits.header, newRequest: true) }
 
     /// The connection is closed (its socket is not closed yet).
     func closed(_ socket: Int32) {
@@ -127,12 +128,15 @@ final class ConnectionWatch: Sendable {
         }
     }
 
-    /// An open connection (not shut down) now waits for its client, until `now + limit`.
-    private func wait(_ socket: Int32, _ limit: Duration) {
+    /// An open connection (not shut down) now waits for its client, until `now + limit`. Its
+    /// age restarts only with a new request: a slow client gains nothing by finishing its headers.
+    private func wait(_ socket: Int32, _ limit: Duration, newRequest: Bool) {
         let now = ContinuousClock.now
         table.withLock { table in
             guard let phase = table.phases[socket], !phase.isShut else { return }
-            table.phases[socket] = .waiting(since: now, deadline: now + limit)
+            var since = now
+            if !newRequest, case .waiting(let began, _) = phase { since = began }
+            table.phases[socket] = .waiting(since: since, deadline: now + limit)
         }
     }
 

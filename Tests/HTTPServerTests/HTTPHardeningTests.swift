@@ -220,10 +220,13 @@ import Glibc
     }
 
     /// Slow clients holding more than the room kept free (here 24 against a limit of 16, each
-    /// with half its headers sent and a header timeout far away) do not keep a new client out:
-    /// near the limit, the connection that has waited longest for its client is cut, so the
-    /// oldest slow client goes, the newest stays, and the new client is answered at once.
-    @Test func slowClientsNearTheConnectionLimitAreCutOldestFirst() async throws {
+    /// with half its headers, or half its body, sent and the timeouts far away) do not keep a new
+    /// client out: near the limit, the connection that has waited longest for its client is cut,
+    /// so the oldest slow client goes, the newest stays, and the new client is answered at once.
+    @Test(arguments: [
+        "GET /items/1 HTTP/1.1\r\nHost: x\r\n", "POST /echo/a HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":",
+    ])
+    func slowClientsNearTheConnectionLimitAreCutOldestFirst(halfARequest: String) async throws {
         let configuration = ServerConfiguration(
             port: 0, connectionLimit: 16, headerTimeoutSeconds: 60, requestTimeoutSeconds: 60)
         try await HTTPServerTests.withServer(HTTPServerTests.echoRouter(), configuration) { server in
@@ -231,7 +234,7 @@ import Glibc
             let (answer, oldestCut, newestOpen) = try await TestHTTP.offPool {
                 let slow = try (0..<24).map { _ in
                     let connection = try HTTPConnection(port: port)
-                    try connection.write("GET /items/1 HTTP/1.1\r\nHost: x\r\n")
+                    try connection.write(halfARequest)
                     return connection
                 }
                 // Without room kept free this waits in the listen queue until the read fails (10 s).
