@@ -18,19 +18,7 @@ enum FirstBytes {
     static func cannotBeHTTP(socket: Int32) -> Bool {
         var byte: UInt8 = 0
         guard recv(socket, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 1 else { return false }
-        return !(isTokenCharacter(byte) || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n"))
+        // A request line begins with a method (a token); libmicrohttpd also skips empty lines before one.
+        return !(HTTPToken.isTokenByte(byte) || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n"))
     }
-
-    /// RFC 9110 `tchar`: what a method, and so a request line, begins with (libmicrohttpd also
-    /// skips empty lines before a request).
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            tokenSymbols.contains(byte)
-        }
-    }
-
-    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 }

@@ -12,6 +12,11 @@ import Foundation
 enum RequestScreening {
     /// The problem to answer with, or nil when the request may proceed.
     static func problem(version: String, headers: HTTPHeaders) -> Problem? {
+        // `Transfer-Encoding : chunked` is no header to libmicrohttpd (it keeps the space in the
+        // name) but is one to some proxies: a body framed by one is a smuggled request to the other.
+        if headers.contains(where: { !HTTPToken.isToken($0.name) }) {
+            return Problem(status: 400, detail: "A header name is not a token (no space may precede its colon).")
+        }
         let lengths = headers.values("Content-Length")
         let encodings = headers.values("Transfer-Encoding")
         if lengths.count > 1 {

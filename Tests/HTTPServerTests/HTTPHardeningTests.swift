@@ -294,4 +294,21 @@ import Glibc
         }
         #expect(calls.count.load(ordering: .relaxed) == 1)
     }
+
+    /// `Transfer-Encoding : chunked` (a space before the colon) is no header to libmicrohttpd,
+    /// which took the request as bodiless and read the "body" as the next request, while a proxy
+    /// may frame a body by it: a smuggled request. RFC 9112 §5.1 says 400, and the connection closes.
+    @Test func aSpaceBeforeAHeaderColonIs400() async throws {
+        try await HTTPServerTests.withServer { server in
+            for raw in [
+                "POST /echo/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n",
+                "GET /items/1 HTTP/1.1\r\nHost: x\r\nContent-Length\t: 0\r\n\r\n",
+            ] {
+                let (response, closed) = try await Self.exchange(server.port, raw)
+                #expect(response.status == 400)
+                #expect(response.headers["content-type"] == "application/problem+json")
+                #expect(closed)
+            }
+        }
+    }
 }
