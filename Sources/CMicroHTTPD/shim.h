@@ -1,10 +1,13 @@
 #ifndef COORDINATORD_CMICROHTTPD_SHIM_H
 #define COORDINATORD_CMICROHTTPD_SHIM_H
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <netdb.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -52,6 +55,15 @@ coordinatord_mhd_start(const char *host, uint16_t port, unsigned int flags,
 static inline uint16_t coordinatord_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/// Makes the listening socket hand a connection over only once its first bytes have arrived (or
+/// after `seconds` without any), so that the connection-notify callback, which runs before
+/// libmicrohttpd first reads, can look at them. Linux's TCP_DEFER_ACCEPT; false if it failed.
+static inline bool coordinatord_mhd_defer_accept(struct MHD_Daemon *daemon, int seconds) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info == NULL) return false;
+    return setsockopt(info->listen_fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds) == 0;
 }
 
 /// Writes the client's numeric address into `buffer`; an empty string if unknown.

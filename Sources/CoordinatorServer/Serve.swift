@@ -53,6 +53,9 @@ struct Serve: AppCommand {
             throw ValidationError(
                 "--sweep-batch-size, --hashes-per-client and --unused-session-timeout take at least 1; --sessions-per-minute at least 0.")
         }
+        if let name = trustedProxy.first(where: { !TrustedProxies.isAddress($0) }) {
+            throw ValidationError("--trusted-proxy takes a numeric IP address, not \"\(name)\".")
+        }
     }
 
     func run(_ app: ServedApp) async throws {

@@ -76,6 +76,8 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(
                 description: "cannot listen on \(configuration.host):\(configuration.port) (address in use or invalid)")
         }
+        // Best effort: without it a ClientHello on this port waits for the header timeout.
+        _ = coordinatord_mhd_defer_accept(started, Int32(max(1, configuration.headerTimeoutSeconds)))
         self.daemon = DaemonHandle(pointer: started)
         self.core = core
         self.port = coordinatord_mhd_bound_port(started)
@@ -139,7 +141,7 @@ final class ServerCore: Sendable {
         self.watch = ConnectionWatch(
             headerTimeoutSeconds: configuration.headerTimeoutSeconds,
             requestTimeoutSeconds: configuration.requestTimeoutSeconds,
-            idleTimeoutSeconds: configuration.idleTimeoutSeconds)
+            idleTimeoutSeconds: configuration.idleTimeoutSeconds, connectionLimit: configuration.connectionLimit)
     }
 
     func finishedRunning() { running.subtract(1, ordering: .releasing) }

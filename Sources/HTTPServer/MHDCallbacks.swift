@@ -26,7 +26,8 @@ enum MHDCallbacks {
                 if state.discardedBytes > 16 * core.limits.maxBodyBytes { return .NO }
             } else if let data {
                 if state.body.count + size.pointee > core.limits.maxBodyBytes {
-                    // A chunked body crossed the limit: drop what we have and discard the rest.
+                    // Content-Length was checked against the limit before the body (and chunked bodies
+                    // are refused), so this only guards the buffer: drop what we have, discard the rest.
                     state.bodyTooLarge = true
                     state.body = []
                 } else {
@@ -101,11 +102,18 @@ enum MHDCallbacks {
         core.finishedRequest()
     }
 
-    /// A connection opened or closed.
+    /// A connection opened or closed. One whose first bytes cannot be HTTP (a TLS ClientHello on
+    /// this plain port) is shut down at once, before libmicrohttpd reads it: it sees the stream
+    /// end and closes it, and the watch never counts it.
     static func connectionChanged(core: ServerCore, connection: OpaquePointer?, opened: Bool) {
         guard let connection else { return }
         let socket = coordinatord_mhd_connection_fd(connection)
-        if opened { core.watch.opened(socket) } else { core.watch.closed(socket) }
+        guard opened else { return core.watch.closed(socket) }
+        if socket >= 0 && FirstBytes.cannotBeHTTP(socket: socket) {
+            shutdown(socket, Int32(SHUT_RDWR))
+        } else {
+            core.watch.opened(socket)
+        }
     }
 
     /// The request line is in (headers not yet parsed). libmicrohttpd stores each query argument

@@ -5,7 +5,8 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16
     /// Request bodies over this many bytes get `413` without being buffered.
     public var maxBodyBytes: Int
-    /// Connections open at once, across all clients.
+    /// Connections open at once, across all clients. An eighth is kept free for new clients: past
+    /// that, the connection that has waited longest for its client is closed (`ConnectionWatch`).
     public var connectionLimit: Int
     /// Connections open at once from one client address.
     public var perAddressConnectionLimit: Int

@@ -79,30 +79,17 @@ package struct SessionRoutes: Sendable {
                 throw Problem(
                     status: 400, detail: "The body needs \"screen\" and \"event\" strings.", extensions: ["errors": errors])
             }
-            let key = request.headers["Idempotency-Key"]
-            if let key, key.isEmpty || key.utf8.count > 200 {
-                throw Problem(status: 400, detail: "An Idempotency-Key has 1 to 200 characters.")
-            }
+            let key = try Self.idempotencyKey(of: request)
+            let ifMatch = try Self.ifMatch(of: request)
             let answer = try await service.post(
                 EventRequest(
                     sessionID: request.pathParameters["id"]!, token: request.bearerToken,
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
-                    ifMatch: request.headers["If-Match"].flatMap(Self.precondition(fromIfMatch:)),
+                    ifMatch: ifMatch,
                     idempotencyKey: key, requestHash: Tokens.sha256(bytes: request.body),
                     clientAddress: request.clientAddress))
             return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
         }
-    }
-
-    /// The version an `If-Match` demands: `"7"` or `W/"7"` → 7; `*` → no demand (nil);
-    /// anything else demands a version that never exists (.some(nil)), so it fails with 412.
-    static func precondition(fromIfMatch value: String) -> Int?? {
-        var text = value.trimmingOptionalWhitespace()
-        if text == "*" { return nil }
-        if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        text = text.drop { $0 == "\"" }
-        while text.last == "\"" { text = text.dropLast() }
-        return .some(Int(text))
     }
 
     /// Runs `body`, turning the service's errors into problems.

@@ -166,7 +166,7 @@ import Testing
         #expect(emptyKey.status == 400)
         let document = try String(
             contentsOf: OpenAPITests.repository.appendingPathComponent("api/openapi.yaml"), encoding: .utf8)
-        #expect(document.contains("schema: { type: string, minLength: 1, maxLength: 200 }"))
+        #expect(document.contains("schema: { type: string, minLength: 1, maxLength: 200, pattern: '^[!-~]+$' }"))
 
         let page = try await TestHTTP.request(port: server.port, "GET", "/")
         #expect(page.headers["x-content-type-options"] == "nosniff")

@@ -76,4 +76,40 @@ import Testing
         #expect(try await Self.appliedEvents(nodes).values.sorted() == [0, 1])
         try await TestHTTP.offPool { proxy.stop() }
     }
+
+    /// Through the shipped nginx, a client that sends its own `X-Forwarded-For` junk is still
+    /// logged (and counted) as itself: nginx appends the address it saw, and that entry counts.
+    /// The client connects from 127.0.0.3 so that it is not the proxy's 127.0.0.1.
+    @Test func junkForwardedForThroughTheProxyIsTheClientNotTheProxy() async throws {
+        let node = try await ServerProcess.start(
+            arguments: ["--trusted-proxy", "127.0.0.1", "--log-level", "info", "--log-format", "json"])
+        // Every upstream of the shipped configuration is this one node.
+        let proxy = try await TestHTTP.offPool { try Proxy(nodes: [node, node, node]) }
+        let port = proxy.port
+        for junk in ["unknown", "_hidden", "unknown, _hidden"] {
+            let response = try await TestHTTP.offPool {
+                try HTTPConnection(port: port, receiveTimeoutSeconds: 10, source: "127.0.0.3")
+                    .request("GET", "/healthz", headers: ["X-Forwarded-For": junk])
+            }
+            #expect(response.status == 200)
+        }
+        try await TestHTTP.offPool { proxy.stop() }
+        #expect(try await node.stop() == 0)
+        let entries = try String(contentsOfFile: node.logPath, encoding: .utf8).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: String]
+        }
+        let clients = entries.filter { $0["path"] == "/healthz" }.map { $0["client"] ?? "" }
+        #expect(clients == ["127.0.0.3", "127.0.0.3", "127.0.0.3"])
+    }
+
+    /// A proxy named by host name would never match a peer (peers are numeric): refused at start.
+    @Test func aTrustedProxyMustBeANumericAddress() async throws {
+        let database = ServerProcess.temporaryDatabasePath()
+        // Before the check the server started (and is then killed as the value is dropped).
+        await #expect(throws: TestClientError.self) {
+            _ = try await ServerProcess.start(databasePath: database, arguments: ["--trusted-proxy", "proxy.example"])
+        }
+        let log = try String(contentsOfFile: database + ".log", encoding: .utf8)
+        #expect(log.contains("--trusted-proxy takes a numeric IP address"))
+    }
 }

@@ -161,6 +161,79 @@ import Testing
         #expect(actions.map { $0["path"] as? String } == ["posts", "posts.author"])
         #expect((timeline?["fields"] as? [String: Any])?["nextCursor"] as? [String: String] == ["display": "hidden"])
     }
+
+    /// The inline schema of the event route's header `name` in api/openapi.yaml: its
+    /// `minLength`, `maxLength` and `pattern`.
+    static func documentedHeader(_ name: String) throws -> (minLength: Int?, maxLength: Int?, pattern: String?) {
+        let document = try String(contentsOfFile: OpenAPITests.document, encoding: .utf8)
+        let parameter = try #require(document.range(of: "- name: \(name)\n"))
+        let schemaLine = try #require(
+            document[parameter.upperBound...].split(separator: "\n").first { $0.contains("schema: {") })
+        func value(_ key: String, _ pattern: String) -> String? {
+            let expression = try? NSRegularExpression(pattern: "\(key): \(pattern)")
+            let line = String(schemaLine)
+            guard let match = expression?.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                let range = Range(match.range(at: 1), in: line)
+            else { return nil }
+            return String(line[range])
+        }
+        return (value("minLength", "([0-9]+)").flatMap(Int.init), value("maxLength", "([0-9]+)").flatMap(Int.init),
+            value("pattern", "'([^']*)'"))
+    }
+
+    /// An `Idempotency-Key` is refused (400) exactly when the document's schema refuses it,
+    /// counted in characters as JSON Schema counts (150 × "é" was within the document's 200
+    /// characters but refused for its 300 bytes).
+    @Test(arguments: Backend.allCases) func idempotencyKeysAreRefusedExactlyAsTheDocumentSays(backend: Backend) async throws {
+        let schema = try Self.documentedHeader("Idempotency-Key")
+        func documentAccepts(_ key: String) -> Bool {
+            let length = key.unicodeScalars.count
+            guard length >= (schema.minLength ?? 0), length <= (schema.maxLength ?? .max) else { return false }
+            guard let pattern = schema.pattern else { return true }
+            let expression = try? NSRegularExpression(pattern: pattern)
+            return expression?.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil
+        }
+        let server = try await ServerProcess.start(backend: backend)
+        var client = try await SessionClient.create(port: server.port)
+        let keys = [
+            "k", "8e03978e-40d5-43e8-bc93-6894a57f9324", "!~", String(repeating: "a", count: 200),
+            String(repeating: "a", count: 201), String(repeating: "é", count: 150), "clé", "a b", "ключ",
+        ]
+        for key in keys {
+            // "fly" is no event of the top screen: an accepted key gets 422, a refused one 400.
+            let response = try await client.send("fly", headers: ["Idempotency-Key": key])
+            #expect(
+                (response.status == 400) == !documentAccepts(key),
+                "\(key.prefix(12))… (\(key.unicodeScalars.count) characters): \(response.status)")
+            #expect([400, 422].contains(response.status))
+        }
+        #expect(try await client.refresh().status == 200)
+        #expect(client.version == 1)
+    }
+
+    /// An empty `If-Match` is refused with 400 (the document says `minLength: 1`) and changes
+    /// nothing; a generated client's percent-encoded quotes name the version like plain ones.
+    @Test(arguments: Backend.allCases) func emptyIfMatchIs400AndEncodedQuotesMatch(backend: Backend) async throws {
+        #expect(try Self.documentedHeader("If-Match").minLength == 1)
+        let server = try await ServerProcess.start(backend: backend)
+        var client = try await SessionClient.create(port: server.port)
+        for empty in ["", "   "] {
+            let refused = try await client.send("logIn", headers: ["If-Match": empty])
+            #expect(refused.status == 400)
+            #expect(refused.headers["content-type"] == "application/problem+json")
+            #expect((refused.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "If-Match")
+        }
+        #expect(try await client.refresh().status == 200)
+        #expect(client.version == 1)
+
+        #expect(try await client.send("logIn", headers: ["If-Match": "%221%22"]).status == 200)
+        #expect(client.version == 2)
+        #expect(try await client.send("back", headers: ["If-Match": "W/%222%22"]).status == 200)
+        #expect(client.version == 3)
+        let stale = try await client.send("logIn", headers: ["If-Match": "%222%22"])
+        #expect(stale.status == 412)
+        #expect((stale.json["state"] as? [String: Any])?["version"] as? Int == 3)
+    }
 }
 
 /// `503` when storage refuses: a tiny storage quota fills up; nothing changes.

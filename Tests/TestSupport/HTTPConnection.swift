@@ -10,10 +10,13 @@ public final class HTTPConnection: @unchecked Sendable {  // a test drives it fr
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    /// - Parameter receiveTimeoutSeconds: a read that waits longer fails, so a server that never
-    ///   answers fails the test instead of hanging it (0: wait as long as it takes).
-    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 0) throws {
-        socket = try Self.connect(port: port, host: host)
+    /// - Parameters:
+    ///   - receiveTimeoutSeconds: a read that waits longer fails, so a server that never
+    ///     answers fails the test instead of hanging it (0: wait as long as it takes).
+    ///   - source: the local IPv4 address to connect from (any of 127.0.0.0/8 on loopback, so a
+    ///     test can be a client other than the proxies it talks through); the system's choice if nil.
+    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 0, source: String? = nil) throws {
+        socket = try Self.connect(port: port, host: host, source: source)
         var yes: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
         if receiveTimeoutSeconds > 0 {
@@ -24,7 +27,7 @@ public final class HTTPConnection: @unchecked Sendable {  // a test drives it fr
 
     /// A connected socket. A signal (the test process's children exit) can interrupt `connect`,
     /// so an interrupted attempt is retried on a fresh socket.
-    private static func connect(port: UInt16, host: String) throws -> Int32 {
+    private static func connect(port: UInt16, host: String, source: String?) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -32,6 +35,21 @@ public final class HTTPConnection: @unchecked Sendable {  // a test drives it fr
         for _ in 0..<5 {
             let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard descriptor >= 0 else { throw TestClientError(description: "socket() failed: errno \(errno)") }
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                guard bound == 0 else {
+                    let failure = errno
+                    close(descriptor)
+                    throw TestClientError(description: "bind to \(source) failed: errno \(failure)")
+                }
+            }
             let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
