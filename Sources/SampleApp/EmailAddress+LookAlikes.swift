@@ -4,7 +4,8 @@ extension EmailAddress {
     /// (`EmailKeyTests`), covering the families seen in attacks: Cyrillic, Greek, Armenian,
     /// Coptic, Cherokee, Lisu, Canadian syllabics, Latin small capitals and letters with a
     /// stroke, APL symbols. Sources are as they appear after NFKD and case folding (lower case;
-    /// Cherokee in both cases, as folding differs between Unicode versions); compatibility
+    /// Cherokee in both cases, as folding differs between Unicode versions), except for the few
+    /// that normalising would turn into something else (lunate sigma Ϲ ϲ); compatibility
     /// forms (fullwidth, mathematical, circled, superscript letters) need no entry: NFKD maps
     /// them. ASCII is never mapped: `rn@` and `m@`, `l1@` and `ll@` stay different addresses.
     static let lookAlikes: [Unicode.Scalar: Unicode.Scalar] = {
@@ -16,7 +17,7 @@ extension EmailAddress {
             // Greek
             (0x03B1, "a"), (0x03B3, "y"), (0x03B5, "e"), (0x03F5, "e"), (0x03B7, "n"), (0x03B9, "i"), (0x03BA, "k"),
             (0x03BD, "v"), (0x03BF, "o"), (0x03C1, "p"), (0x03F1, "p"), (0x03C4, "t"), (0x03C5, "u"), (0x03C7, "x"),
-            (0x03C9, "w"), (0x03F2, "c"), (0x03F3, "j"),
+            (0x03C9, "w"), (0x03F2, "c"), (0x03F9, "c"), (0x03F3, "j"),
             // Armenian
             (0x0578, "n"), (0x057D, "u"), (0x0585, "o"), (0x0581, "g"), (0x0566, "q"), (0x0570, "h"),
             // Latin: IPA letters, small capitals, letters with a stroke

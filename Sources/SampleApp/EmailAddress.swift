@@ -29,7 +29,11 @@ enum EmailAddress {
 
     /// The comparison key of an address: equal keys, same account.
     static func key(_ address: String) -> String {
-        let decomposed = address.precomposedStringWithCompatibilityMapping
+        // Look-alikes are mapped before normalising too: NFKC and case folding turn some of them
+        // (Greek lunate sigma ϲ, which is c) into letters that no longer look Latin (σ).
+        var mapped = String.UnicodeScalarView()
+        for scalar in address.unicodeScalars { mapped.append(lookAlikes[scalar] ?? scalar) }
+        let decomposed = String(mapped).precomposedStringWithCompatibilityMapping
             .folding(options: [.caseInsensitive], locale: nil).decomposedStringWithCompatibilityMapping
         var key = String.UnicodeScalarView()
         var baseKeepsMarks = false

@@ -18,24 +18,33 @@ enum EmailKeyUpgrade {
     static func run(on connection: any SQLConnection) throws {
         // On PostgreSQL the first event to get here locks the rows; events on other nodes wait,
         // then find them gone.
-        let lock = connection.dialect == .postgresql ? " FOR UPDATE" : ""
-        let pending = try connection.query("SELECT user_id FROM email_key_upgrades ORDER BY user_id" + lock) { $0.int64(0) }
+        let lock = connection.dialect == .postgresql ? " FOR UPDATE OF e" : ""
+        let pending = try connection.query(
+            """
+            SELECT e.user_id, u.email, u.email_key FROM email_key_upgrades e LEFT JOIN users u ON u.id = e.user_id
+            ORDER BY e.user_id
+            """ + lock
+        ) { row in (id: row.int64(0), email: row.optionalString(1), key: row.optionalString(2)) }
         guard !pending.isEmpty else { return }
-        // First out of the way, so that no account still holding its old key can collide with a
-        // new one; then each in turn, oldest first, against the keys already final.
-        for id in pending {
-            try connection.run(
-                "UPDATE users SET email_key = ?2 WHERE id = ?1", [.integer(id), .text(placeholderKey(id))])
+        let changed = pending.compactMap { user -> (id: Int64, key: String)? in
+            guard let email = user.email else { return nil }
+            let key = EmailAddress.key(email)
+            return Array(key.utf8) == Array((user.key ?? "").utf8) ? nil : (user.id, key)
         }
-        for id in pending {
-            if let email = try connection.queryFirst("SELECT email FROM users WHERE id = ?1", [.integer(id)], { $0.string(0) }) {
-                let key = EmailAddress.key(email)
-                let taken = try connection.queryFirst(
-                    "SELECT 1 FROM users WHERE email_key = ?1 AND id <> ?2", [.text(key), .integer(id)]) { _ in true } ?? false
-                try connection.run(
-                    "UPDATE users SET email_key = ?2 WHERE id = ?1", [.integer(id), .text(taken ? parkedKey(id, key) : key)])
-            }
-            try connection.run("DELETE FROM email_key_upgrades WHERE user_id = ?1", [.integer(id)])
+        // The changed keys first out of the way, so that none collides with a key about to go;
+        // then each in turn, oldest first, against the keys that stay.
+        for user in changed {
+            try connection.run("UPDATE users SET email_key = ?2 WHERE id = ?1", [.integer(user.id), .text(placeholderKey(user.id))])
+        }
+        for user in changed {
+            let taken = try connection.queryFirst(
+                "SELECT 1 FROM users WHERE email_key = ?1", [.text(user.key)]) { _ in true } ?? false
+            try connection.run(
+                "UPDATE users SET email_key = ?2 WHERE id = ?1",
+                [.integer(user.id), .text(taken ? parkedKey(user.id, user.key) : user.key)])
+        }
+        for user in pending {
+            try connection.run("DELETE FROM email_key_upgrades WHERE user_id = ?1", [.integer(user.id)])
         }
     }
 
