@@ -12,8 +12,9 @@ import Store
 /// Two accounts whose addresses now have one key (`ada@` and `ᴀda@`, registered before look-alike
 /// small capitals were mapped): the account whose key did not change keeps it (its owner signs in
 /// as before); otherwise the older account keeps it. The other is parked: its key becomes one no
-/// address has (`parkedKey`), so nobody signs in to it by any address and its address blocks
-/// no one; its sessions, posts and row stay, for an operator to settle with its owner.
+/// address has (`parkedKey`), so nobody signs in to it by any address (its own spelling now leads
+/// to the account that kept the key, whose password it needs); its sessions, posts and row stay,
+/// for an operator to settle with its owner.
 enum EmailKeyUpgrade {
     static func run(on connection: any SQLConnection) throws {
         // On PostgreSQL the first event to get here locks the rows; events on other nodes wait,
