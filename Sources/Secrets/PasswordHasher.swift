@@ -1,6 +1,7 @@
 import CSodium
 
-/// Argon2id password hashing through libsodium's `crypto_pwhash_str`. Each call takes tens of
+/// Argon2id password hashing through libsodium's `crypto_pwhash_str`, of a password's exact UTF-8
+/// bytes (flows go through `PreparedPasswords`, which normalises first). Each call takes tens of
 /// milliseconds on purpose; call it from `PasswordHashPool`, never from a request's own thread.
 public struct PasswordHasher: Sendable {
     /// Argon2id passes.

@@ -64,10 +64,12 @@ import Testing
         #expect(try driver.app.snapshot(driver.tree).count > 0)
     }
 
+    /// Blank-looking characters (the blank Braille pattern, Hangul fillers, …) count as invisible.
     @Test func identifiersRefuseControlInvisibleAndBidiCharacters() throws {
         var driver = try Driver(app: Self.app())
         let message = "must not contain control, invisible or bidirectional-control characters"
-        for name in ["ada\u{0}", "ada\u{200B}", "\u{202E}ada", "ada\u{2066}", "ad\u{AD}a", "ada\n", "ada\u{FEFF}"] {
+        let blank = ["ada\u{2800}", "\u{3164}", "ada\u{115F}", "ada\u{1160}", "ada\u{FFA0}", "\u{1D159}", "ada\u{13441}"]
+        for name in ["ada\u{0}", "ada\u{200B}", "\u{202E}ada", "ada\u{2066}", "ad\u{AD}a", "ada\n", "ada\u{FEFF}"] + blank {
             #expect(throws: EventRejection.invalidPayload([FieldError(field: "name", message: message)])) {
                 try driver.send("submit", ["name": .string(name), "secret": "x"])
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Secrets
 import Testing
 
@@ -84,4 +85,75 @@ extension String {
         await #expect(throws: PasswordPoolBusy.self) { try await queued.value }
         await #expect(throws: PasswordPoolBusy.self) { try await pool.hash("after close") }
     }
+}
+
+/// `PreparedPasswords` normalises (NFKC) what it hashes and verifies, and still verifies a hash
+/// of the password as typed, asking for a rehash when that was what matched.
+@Suite struct PreparedPasswordsTests {
+    static let composed = "d\u{00E9}j\u{00E0} vu, \u{FB01}nally"
+    static let decomposed = composed.decomposedStringWithCanonicalMapping
+
+    /// Runs `body` until it stops asking for password work, doing the work on `pool`.
+    static func prepared<T>(
+        _ passwords: inout PreparedPasswords, _ pool: PasswordHashPool, _ body: (PreparedPasswords) throws -> T
+    ) async throws -> (T, rounds: Int) {
+        for round in 0..<4 {
+            do {
+                return (try body(passwords), round)
+            } catch let needed as PasswordWorkNeeded {
+                try await passwords.perform(needed.work, on: pool)
+            }
+        }
+        throw TestFailure("still asking for work")
+    }
+
+    @Test func normalisedFormsHashAndVerifyAlike() async throws {
+        let pool = PasswordHashPool(hasher: SecretsTests.fast)
+        var passwords = PreparedPasswords(hasher: SecretsTests.fast)
+        #expect(throws: PasswordWorkNeeded.self) { try passwords.hash(Self.decomposed) }
+        do {
+            _ = try passwords.hash(Self.decomposed)
+        } catch let needed as PasswordWorkNeeded {
+            guard case .hash(let password) = needed.work else { throw TestFailure("not a hash") }
+            #expect(Array(password.utf8) == Array("d\u{00E9}j\u{00E0} vu, finally".utf8))
+        }
+        let (hash, _) = try await Self.prepared(&passwords, pool) { try $0.hash(Self.decomposed) }
+        #expect(try passwords.hash(Self.composed) == hash)
+        var fresh = PreparedPasswords(hasher: SecretsTests.fast)
+        let (matches, rounds) = try await Self.prepared(&fresh, pool) { try $0.verify(Self.decomposed, against: hash) }
+        #expect(matches && rounds == 1)
+        #expect(!fresh.needsRehash(hash))
+    }
+
+    @Test func aHashOfThePasswordAsTypedMatchesAndAsksForARehash() async throws {
+        let pool = PasswordHashPool(hasher: SecretsTests.fast)
+        let legacy = try SecretsTests.fast.hash(Self.decomposed)
+        var passwords = PreparedPasswords(hasher: SecretsTests.fast)
+        let (matches, rounds) = try await Self.prepared(&passwords, pool) { try $0.verify(Self.decomposed, against: legacy) }
+        #expect(matches && rounds == 2)  // the normalised form, then the form as typed
+        #expect(passwords.needsRehash(legacy))
+        // The composed form is another password to that old hash: it was not normalised.
+        var other = PreparedPasswords(hasher: SecretsTests.fast)
+        let (composedMatches, _) = try await Self.prepared(&other, pool) { try $0.verify(Self.composed, against: legacy) }
+        #expect(!composedMatches)
+        #expect(!other.needsRehash(legacy))
+    }
+
+    @Test func theHasherNeverGetsUnboundedInput() async throws {
+        let pool = PasswordHashPool(hasher: SecretsTests.fast)
+        var passwords = PreparedPasswords(hasher: SecretsTests.fast)
+        let huge = String(repeating: "\u{FDFA}", count: 100)  // NFKC makes each 18 code points
+        #expect(throws: SecretsError.self) { try passwords.hash(huge) }
+        let hash = try SecretsTests.fast.hash("anything")
+        let (matches, rounds) = try await Self.prepared(&passwords, pool) {
+            try $0.verify(String(repeating: "x", count: PreparedPasswords.maxBytes + 1), against: hash)
+        }
+        #expect(!matches && rounds == 0)
+        #expect(pool.statistics.started == 0)
+    }
+}
+
+struct TestFailure: Error {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -3,12 +3,22 @@ import Navigation
 import Store
 
 /// Posts, rendered straight into screen props.
+///
+/// Other users write what these lists show, so what one list holds is bounded, whatever they
+/// wrote: at most `pageSize` posts and `pageBytes` of text, each post and name read trimmed to
+/// `Rules.post` and `Rules.displayName` (text stored before those limits included). A session's
+/// state limit can then only be reached by what the session itself opens and loads.
 struct PostStore {
     let connection: any SQLConnection
     static let pageSize = 20
+    /// Bytes the texts and author names of one list may take as JSON: an eighth of the default
+    /// 128 KiB state limit, so a session can hold several lists and its own screens beside them.
+    static let pageBytes = 16 * 1024
 
+    // A valid post has at most 2,000 bytes (code points) and a name 200: SQL reads one more of
+    // each, so a longer one is still seen to be cut, and never reads a huge row whole.
     private static let select = """
-        SELECT p.id, p.text, p.created_at, u.id, u.display_name
+        SELECT p.id, substr(p.text, 1, 2001), p.created_at, u.id, substr(u.display_name, 1, 201)
         FROM posts p JOIN users u ON u.id = p.author_id
         """
 
@@ -29,9 +39,10 @@ struct PostStore {
 
     /// One page of `authorID`'s posts, newest first.
     func posts(by authorID: Int64) throws -> [PostView] {
-        try connection.query(
+        let rows = try connection.query(
             Self.select + " WHERE p.author_id = ?1 ORDER BY p.id DESC LIMIT ?2", [.integer(authorID), .int(Self.pageSize)],
             Self.post)
+        return page(rows).posts
     }
 
     func post(id: Int) throws -> PostView? {
@@ -47,16 +58,37 @@ struct PostStore {
         try connection.queryFirst("SELECT count(*) FROM posts WHERE author_id = ?1", [.integer(authorID)]) { $0.int(0) } ?? 0
     }
 
+    /// The first of `rows` that fit in a page (at least one), and the cursor after them when
+    /// more rows follow than fit.
     private func page(_ rows: [PostView]) -> (posts: [PostView], nextCursor: Int?) {
-        guard rows.count > Self.pageSize else { return (rows, nil) }
-        let posts = Array(rows.prefix(Self.pageSize))
-        return (posts, posts.last?.id)
+        var posts: [PostView] = []
+        var bytes = 0
+        for post in rows.prefix(Self.pageSize) {
+            bytes += Self.jsonBytes(post.text) + Self.jsonBytes(post.author.displayName)
+            if !posts.isEmpty && bytes > Self.pageBytes { return (posts, posts.last?.id) }
+            posts.append(post)
+        }
+        return (posts, rows.count > posts.count ? posts.last?.id : nil)
+    }
+
+    /// Bytes `text` takes in a JSON string (as `JSONValue` writes it: quote, backslash, tab and
+    /// line breaks take two, other control characters six).
+    static func jsonBytes(_ text: String) -> Int {
+        var count = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x09, 0x0A, 0x0D: count += 2
+            case ..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
     }
 
     private static func post(_ row: Row) -> PostView {
         PostView(
-            id: row.int(0), text: row.string(1), createdAt: timestamp(row.int64(2)),
-            author: UserSummary(id: row.int(3), displayName: row.string(4)))
+            id: row.int(0), text: Rules.post.trimmed(row.string(1)), createdAt: timestamp(row.int64(2)),
+            author: UserSummary(id: row.int(3), displayName: Rules.displayName.trimmed(row.string(4))))
     }
 
     /// `2026-11-21T05:28:14Z`. Formatted by hand into its 20 bytes: a date formatter per post cost

@@ -9,19 +9,24 @@ struct UserRecord: Sendable {
 }
 
 /// Users, on the connection the event runs on (so changes commit with the snapshot).
-/// Ids are never reused (migration 0007); e-mails are compared by `EmailAddress.key`.
+/// Ids are never reused (migration 0007); e-mails are compared by `EmailAddress.key`, and stored
+/// keys are brought up to date before an address is looked up or added (`EmailKeyUpgrade`).
+/// Display names are read trimmed to `Rules.displayName`: one stored before that limit must not
+/// fill the screens of everyone who sees it.
 struct UserStore {
     let connection: any SQLConnection
 
+    // A valid name has at most 200 bytes, so at most 200 code points; SQL reads one more, so a
+    // longer one is still seen to be cut.
+    private static let select = "SELECT id, email, password_hash, substr(display_name, 1, 201) FROM users"
+
     func find(email: String) throws -> UserRecord? {
-        try connection.queryFirst(
-            "SELECT id, email, password_hash, display_name FROM users WHERE email_key = ?1",
-            [.text(EmailAddress.key(email))], Self.record)
+        try EmailKeyUpgrade.run(on: connection)
+        return try connection.queryFirst(Self.select + " WHERE email_key = ?1", [.text(EmailAddress.key(email))], Self.record)
     }
 
     func find(id: Int64) throws -> UserRecord? {
-        try connection.queryFirst(
-            "SELECT id, email, password_hash, display_name FROM users WHERE id = ?1", [.integer(id)], Self.record)
+        try connection.queryFirst(Self.select + " WHERE id = ?1", [.integer(id)], Self.record)
     }
 
     func exists(email: String) throws -> Bool { try find(email: email) != nil }
@@ -30,6 +35,7 @@ struct UserStore {
     /// another session registers it at the same moment: the unique key decides, and the loser
     /// inserts nothing.
     func create(email: String, passwordHash: String, displayName: String, now: Int64) throws -> UserRecord? {
+        try EmailKeyUpgrade.run(on: connection)
         let id = try connection.queryFirst(
             """
             INSERT INTO users (email, email_key, password_hash, display_name, created_at)
@@ -56,6 +62,8 @@ struct UserStore {
     }
 
     private static func record(_ row: Row) -> UserRecord {
-        UserRecord(id: row.int64(0), email: row.string(1), passwordHash: row.string(2), displayName: row.string(3))
+        UserRecord(
+            id: row.int64(0), email: row.string(1), passwordHash: row.string(2),
+            displayName: Rules.displayName.trimmed(row.string(3)))
     }
 }

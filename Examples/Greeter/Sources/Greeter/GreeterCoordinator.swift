@@ -3,6 +3,8 @@ import Navigation
 /// Asks for a name, counts the greeting, pushes the greeting screen.
 struct GreeterCoordinator: InputMapping {
     static let typeName = "Greeter"
+    /// A name is stored and counted: 1 to 50 characters, at most 200 bytes and 4 accents on a letter.
+    static let nameLimit = TextLimit(characters: 1...50)
 
     enum Input: Equatable {
         case greet(String)
@@ -21,9 +23,11 @@ struct GreeterCoordinator: InputMapping {
 
     mutating func handle(_ input: Input, _ context: inout Context) throws {
         guard case .greet(let name) = input else { return }
-        guard !name.isEmpty else {
+        guard Self.nameLimit.violation(in: name) == nil else {
             let hello = context.ownScreens[0].id
-            try context.update(hello, as: HelloScreen.self) { $0.error = "Tell me your name." }
+            try context.update(hello, as: HelloScreen.self) {
+                $0.error = name.isEmpty ? "Tell me your name." : "Tell me a name of up to 50 characters."
+            }
             return
         }
         let times = try context.environment.require(Greetings.self).greet(name)

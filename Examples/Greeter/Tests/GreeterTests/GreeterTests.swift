@@ -27,4 +27,18 @@ import Testing
         #expect(tree.top?.name == "greeting")
         #expect(tree.top?.props == ["text": "Hello, Ada!", "times": 2])
     }
+
+    @Test func aNameIsLimitedInBytesAndAccents() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
+        let environment = Greeter.environment(connection)
+        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
+        for name in ["Z" + String(repeating: "\u{301}", count: 32_000), String(repeating: "n", count: 51)] {
+            try Greeter.navigation.apply(
+                IncomingEvent(screen: tree.top!.id, name: "greet", payload: ["name": .string(name)]), to: &tree,
+                environment: environment)
+            #expect(tree.top?.props["error"] == "Tell me a name of up to 50 characters.")
+        }
+        #expect(try connection.queryFirst("SELECT count(*) FROM greetings") { $0.int(0) } == 0)
+    }
 }

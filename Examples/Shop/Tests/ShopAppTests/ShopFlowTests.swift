@@ -93,6 +93,18 @@ import Testing
         #expect(try shop.count("orders") == 0)
     }
 
+    /// Each line is limited in characters, bytes and accents: one "character" of 64 KB is no line.
+    @Test func addressLinesAreLimited() throws {
+        var shop = try ShopHarness.atCheckout()
+        let zalgo = "Z" + String(repeating: "\u{301}", count: 32_000)
+        for line in [zalgo, String(repeating: "x", count: 101), "Z\u{301}\u{301}\u{301}\u{301}\u{301}"] {
+            try shop.send("next", ["name": "Ada", "street": .string(line), "city": "Turin"])
+            #expect(try shop.props(AddressScreen.self).error == CheckoutCoordinator.lineTooLong)
+        }
+        try shop.send("next", ["name": "Ada", "street": .string(String(repeating: "x", count: 100)), "city": "Turin"])
+        #expect(shop.layers == ["root", "modal", "alert"])
+    }
+
     /// A name with an invisible character is refused before any flow sees it.
     @Test func addressNamesAreIdentifiers() throws {
         var shop = try ShopHarness.atCheckout()

@@ -13,6 +13,11 @@ struct CheckoutCoordinator: InputMapping {
     var lines: [CartItem]
     var address: Address?
 
+    /// One line of an address: up to 100 characters, 400 bytes, 4 accents on a letter. It is
+    /// stored with the order and shown in the confirmation, so it is bounded in bytes too.
+    static let addressLine = TextLimit(characters: 1...100)
+    static let lineTooLong = "Keep each line to 100 characters, with at most 4 accents on a letter."
+
     enum Input: Equatable {
         case address(Address, screen: ScreenID)
         case cancel
@@ -47,6 +52,12 @@ struct CheckoutCoordinator: InputMapping {
             guard !trimmed.name.isEmpty, !trimmed.street.isEmpty, !trimmed.city.isEmpty else {
                 try context.update(screen, as: AddressScreen.self) {
                     $0 = .init(name: trimmed.name, street: trimmed.street, city: trimmed.city, error: "Fill in every line.")
+                }
+                return
+            }
+            guard [trimmed.name, trimmed.street, trimmed.city].allSatisfy({ Self.addressLine.violation(in: $0) == nil }) else {
+                try context.update(screen, as: AddressScreen.self) {
+                    $0 = .init(name: trimmed.name, street: trimmed.street, city: trimmed.city, error: Self.lineTooLong)
                 }
                 return
             }
