@@ -34,9 +34,13 @@ function save() { sessionStorage.setItem(STORE_KEY, JSON.stringify(session)); }
 async function start() {
   const answer = await call("GET", "/v1/screens");
   for (const screen of answer.json.screens) {
+    const presentation = Object.assign({ fields: {}, events: {}, itemActions: [] }, screen.presentation || {});
+    // A date-time prop shows in the reader's local time unless the app says how to show it.
+    for (const prop of screen.props) {
+      if (prop.type === "date-time") presentation.fields[prop.name] = Object.assign({ display: "timestamp" }, presentation.fields[prop.name]);
+    }
     catalog[screen.name] = {
-      props: screen.props, events: Object.fromEntries(screen.events.map(e => [e.name, e.fields])),
-      presentation: Object.assign({ fields: {}, events: {}, itemActions: [] }, screen.presentation || {}),
+      props: screen.props, events: Object.fromEntries(screen.events.map(e => [e.name, e.fields])), presentation,
     };
   }
   const stored = sessionStorage.getItem(STORE_KEY);
@@ -321,10 +325,15 @@ function renderForm(event, fields, props, look) {
     const input = kind === "multiline"
       ? el("textarea", { name: field.name, rows: "3" })
       : el("input", {
-          name: field.name, type: { password: "password", email: "email", number: "number" }[kind] || inputType(field.type),
+          name: field.name,
+          type: { password: "password", email: "email", number: "number", "date-time": "datetime-local" }[kind] ||
+            inputType(field.type),
           autocomplete: kind === "password" ? "current-password" : (kind === "email" ? "email" : "on"),
         });
-    if (kind !== "password" && typeof props[field.name] === "string") input.value = props[field.name];
+    if (field.type === "number") input.step = "any";
+    const prefill = props[field.name];
+    if (field.type === "date-time" && typeof prefill === "string") input.value = localDateTime(prefill);
+    else if (kind !== "password" && typeof prefill === "string") input.value = prefill;
     if (!field.optional && field.type !== "boolean") input.required = true;
     form.append(el("label", {}, labelOf(look, field.name), input));
   }
@@ -336,6 +345,8 @@ function renderForm(event, fields, props, look) {
     for (const field of fields) {
       const input = form.elements[field.name];
       if (field.type === "integer") payload[field.name] = parseInt(input.value, 10);
+      else if (field.type === "number") payload[field.name] = input.value === "" ? null : Number(input.value);
+      else if (field.type === "date-time") payload[field.name] = input.value === "" ? null : instant(input.value);
       else if (field.type === "boolean") payload[field.name] = input.checked;
       else payload[field.name] = input.value;
     }
@@ -345,7 +356,22 @@ function renderForm(event, fields, props, look) {
 }
 
 function defaultInput(field) {
-  return field.type === "password" ? "password" : (field.type === "integer" ? "number" : "text");
+  return { password: "password", integer: "number", number: "number", "date-time": "date-time" }[field.type] || "text";
+}
+
+// Dates travel as RFC 3339 instants in UTC ("2026-11-23T13:46:40Z"); a date-time input shows and
+// takes the reader's local time.
+function instant(local) {
+  const date = new Date(local);
+  return isNaN(date) ? local : date.toISOString().replace(".000Z", "Z");
+}
+
+function localDateTime(text) {
+  const date = new Date(text);
+  if (isNaN(date)) return "";
+  const pad = n => String(n).padStart(2, "0");
+  return date.getFullYear() + "-" + pad(date.getMonth() + 1) + "-" + pad(date.getDate()) + "T" +
+    pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds());
 }
 
 // An event's button, labelled and styled by its declared role (primary, secondary, cancel, destructive).
@@ -355,7 +381,8 @@ function eventButton(look, event, payload, kind) {
 }
 
 function inputType(type) {
-  return { password: "password", integer: "number", boolean: "checkbox" }[type] || "text";
+  return { password: "password", integer: "number", number: "number", "date-time": "datetime-local", boolean: "checkbox" }[type] ||
+    "text";
 }
 
 function button(label, event, payload, kind, ariaLabel) {

@@ -12,11 +12,19 @@ public struct Context {
     var credentialsRotated = false
     /// Users whose other sessions end when this event commits.
     var endedSessionsOfUsers: Set<Int64> = []
+    /// The app's screens and coordinator types: only those may be shown and started.
+    private let screens: [String: ScreenDefinition]
+    private let registry: CoordinatorRegistry
+    /// A screen the app does not list, shown by an operation that cannot throw (`present`,
+    /// `setRoot`): the coordinator call that did it fails as it returns.
+    private var misuse: NavigationError?
 
-    init(tree: NavigationTree, environment: Environment) {
+    init(tree: NavigationTree, environment: Environment, app: NavigationApp) {
         self.tree = tree
         self.environment = environment
         self.coordinatorID = tree.rootID
+        self.screens = app.screens
+        self.registry = app.registry
     }
 
     // MARK: Session
@@ -66,6 +74,7 @@ public struct Context {
     @discardableResult
     package mutating func push(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) throws -> ScreenID {
         let screen = makeScreen(definition, props)
+        try checkMisuse()
         if let stack = currentStack() {
             try tree.withStack(stack) { $0.append(screen) }
         } else {
@@ -162,6 +171,7 @@ public struct Context {
     /// Starts a child coordinator under `key` and runs its `start`.
     public mutating func startChild(_ key: ChildKey, _ child: some Coordinator, placement: Placement = .current) throws {
         guard !hasChild(key) else { throw NavigationError("a child \(key) is already running") }
+        try registry.check(type(of: child), as: "child coordinator \(key)")
         let home: StackRef?
         switch placement {
         case .current:
@@ -207,12 +217,19 @@ public struct Context {
         coordinatorID = id
         defer { coordinatorID = caller }
         let result = try body(&coordinator, &self)
+        try checkMisuse()
         tree.nodes[id]?.coordinator = coordinator
         try tree.nodes[id]?.refreshEncodedState(previous: previous)
         return result
     }
 
+    /// Throws the misuse a non-throwing operation noted, if any.
+    func checkMisuse() throws {
+        if let misuse { throw misuse }
+    }
+
     private mutating func makeScreen(_ definition: ScreenDefinition, _ props: [String: JSONValue]) -> Screen {
+        if misuse == nil { misuse = NavigationApp.unregistered(definition, in: screens) }
         tree.markShown(coordinatorID)
         return Screen(id: tree.makeScreenID(), name: definition.name, props: props, owner: coordinatorID)
     }

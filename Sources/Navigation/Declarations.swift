@@ -4,6 +4,10 @@ public enum FieldType: String, Sendable, Codable {
     /// A string the client must mask and the server never echoes back.
     case password
     case integer
+    /// A number with or without a fraction (a `Double`).
+    case number
+    /// An instant: an RFC 3339 string in UTC, `2026-11-23T13:46:40Z` (a `Date`).
+    case dateTime = "date-time"
     case boolean
     case object
     case array
@@ -49,6 +53,12 @@ public struct FieldDeclaration: Sendable, Hashable, Codable {
     public static func password(_ name: String) -> Self { Self(name, .password) }
     /// An integer field.
     public static func integer(_ name: String, optional: Bool = false) -> Self { Self(name, .integer, optional: optional) }
+    /// A number field (a fraction allowed).
+    public static func number(_ name: String, optional: Bool = false) -> Self { Self(name, .number, optional: optional) }
+    /// An instant, as an RFC 3339 string.
+    public static func dateTime(_ name: String, optional: Bool = false) -> Self {
+        Self(name, .dateTime, optional: optional)
+    }
     /// A boolean field.
     public static func boolean(_ name: String, optional: Bool = false) -> Self { Self(name, .boolean, optional: optional) }
     /// An object field.
@@ -81,16 +91,47 @@ package struct ScreenDefinition: Sendable {
     package let summary: String
     /// How a generic client should present it.
     package let presentation: ScreenPresentation
+    /// What the props are made of, nested members and list items included.
+    let propsShape: Shape
+    /// What each event's payload is made of, by event name.
+    let payloadShapes: [String: Shape]
+    /// The `ScreenType` it was read from; nil for a definition written by hand.
+    let type: ObjectIdentifier?
+    /// How errors name it: its Swift type, or its name.
+    let typeDescription: String
 
+    /// A definition written by hand: the members of object and list fields are not known.
     package init(
         _ name: String, summary: String = "", props: [FieldDeclaration] = [], events: [EventDeclaration] = [],
         presentation: ScreenPresentation = ScreenPresentation()
+    ) {
+        func shape(_ fields: [FieldDeclaration]) -> Shape {
+            .object(
+                Dictionary(
+                    fields.map { field in
+                        (field.name, field.type == .object ? .unknown : field.type == .array ? .array(.unknown) : .scalar)
+                    }, uniquingKeysWith: { first, _ in first }))
+        }
+        self.init(
+            name, summary: summary, props: props, events: events, presentation: presentation, propsShape: shape(props),
+            payloadShapes: Dictionary(events.map { ($0.name, shape($0.fields)) }, uniquingKeysWith: { first, _ in first }),
+            type: nil, typeDescription: "screen \"\(name)\"")
+    }
+
+    init(
+        _ name: String, summary: String, props: [FieldDeclaration], events: [EventDeclaration],
+        presentation: ScreenPresentation, propsShape: Shape, payloadShapes: [String: Shape], type: ObjectIdentifier?,
+        typeDescription: String
     ) {
         self.name = name
         self.summary = summary
         self.props = props
         self.events = events
         self.presentation = presentation
+        self.propsShape = propsShape
+        self.payloadShapes = payloadShapes
+        self.type = type
+        self.typeDescription = typeDescription
     }
 
     package func event(named name: String) -> EventDeclaration? { events.first { $0.name == name } }

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Decodes `Decodable` values straight from a `JSONValue`, with `JSONDecoder`'s default
-/// strategies (the counterpart of `JSONValueEncoder`): event payloads, screen props and
-/// snapshots are decoded from values already parsed, without printing them back to text.
+/// strategies but for dates (the counterpart of `JSONValueEncoder`): event payloads, screen
+/// props and snapshots are decoded from values already parsed, without printing them back to
+/// text. A date is read from an RFC 3339 string, or from seconds since 2001 as snapshots
+/// stored before dates were strings hold them.
 struct JSONValueDecoder {
     var userInfo: [CodingUserInfoKey: Any] = [:]
 
@@ -75,6 +77,7 @@ private struct ValueDecoder: Decoder {
             return unsafeBitCast(url, to: T.self)
         }
         if T.self == Decimal.self { return unsafeBitCast(Decimal(try double(value, codingPath())), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try date(value, codingPath()), to: T.self) }
         return try T(from: ValueDecoder(value: value, codingPath: codingPath(), userInfo: userInfo))
     }
 
@@ -93,6 +96,21 @@ private struct ValueDecoder: Decoder {
         case .int(let int): return Double(int)
         case .double(let double): return double
         default: throw mismatch(Double.self, value, codingPath())
+        }
+    }
+
+    /// An RFC 3339 string, as dates are written; or a number of seconds since 2001, as
+    /// `JSONEncoder` wrote them and snapshots stored before dates were strings hold them.
+    static func date(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Date {
+        switch value {
+        case .string(let text):
+            guard let date = RFC3339.date(from: text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath(), debugDescription: "\(text) is not an RFC 3339 date-time"))
+            }
+            return date
+        case .int, .double: return Date(timeIntervalSinceReferenceDate: try double(value, codingPath()))
+        default: throw mismatch(Date.self, value, codingPath())
         }
     }
 

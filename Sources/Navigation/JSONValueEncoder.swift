@@ -1,8 +1,9 @@
 import Foundation
 
 /// Encodes `Encodable` values straight into a `JSONValue`, with `JSONEncoder`'s default
-/// strategies: dates as seconds since 2001, `Data` as Base64, URLs as their absolute string,
-/// and an error for a non-finite number.
+/// strategies but for dates: `Data` as Base64, URLs as their absolute string, an error for a
+/// non-finite number, and dates as RFC 3339 strings in UTC (`2026-11-23T13:46:40Z`), the one
+/// date form of props, payloads and snapshots.
 ///
 /// Hand-written (no package of ours encodes into a value tree) because screen props are encoded
 /// on every event: going through `JSONEncoder`'s bytes and parsing them back cost a third of the
@@ -135,6 +136,15 @@ private final class ValueEncoder: Encoder {
         if T.self == URL.self { return .done(.string(unsafeBitCast(value, to: URL.self).absoluteString)) }
         if T.self == Decimal.self {
             return .done(.double(NSDecimalNumber(decimal: unsafeBitCast(value, to: Decimal.self)).doubleValue))
+        }
+        if T.self == Date.self {
+            // RFC 3339 in UTC, not `JSONEncoder`'s default of seconds since 2001 (see `RFC3339`).
+            let date = unsafeBitCast(value, to: Date.self)
+            guard let text = RFC3339.string(from: date) else {
+                throw EncodingError.invalidValue(
+                    date, .init(codingPath: codingPath(), debugDescription: "\(date) has no RFC 3339 form (years 0000–9999)"))
+            }
+            return .done(.string(text))
         }
         let encoder = ValueEncoder(codingPath: codingPath(), userInfo: userInfo)
         try value.encode(to: encoder)

@@ -13,6 +13,9 @@ public struct NavigationApp: Sendable {
     public let limits: NavigationLimits
     let makeRoot: @Sendable (Platform) -> any Coordinator
     let userExists: UserCheck?
+    /// The mistakes in the app's declarations, one sentence each; empty for a well-defined app.
+    /// The server refuses to start with any, and `start` throws them (see `validate()`).
+    public let problems: [String]
 
     /// - Parameters:
     ///   - screens: every screen type a coordinator may show.
@@ -25,10 +28,7 @@ public struct NavigationApp: Sendable {
         screens: [ScreenDefinition], coordinators: [any Coordinator.Type], limits: NavigationLimits = NavigationLimits(),
         userExists: UserCheck? = nil, root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
-        let names = Set(SystemEvent.all.map(\.name))
-        for screen in screens {
-            precondition(!screen.events.contains { names.contains($0.name) }, "\(screen.name) redeclares a system event")
-        }
+        self.problems = Self.problems(screens: screens, coordinators: coordinators)
         self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.registry = CoordinatorRegistry(coordinators)
         self.limits = limits
@@ -38,7 +38,9 @@ public struct NavigationApp: Sendable {
 
     /// - Parameters:
     ///   - screens: every screen type a coordinator may show; the catalog comes from their types.
-    ///   - coordinators: every coordinator type, so that snapshots can name them.
+    ///     Showing a type not listed here fails that flow; two types with one name are a `problem`.
+    ///   - coordinators: every coordinator type, so that snapshots can name them. Starting a type
+    ///     not listed here fails that flow; two types with one `typeName` are a `problem`.
     ///   - limits: how large one session's tree may grow.
     ///   - userExists: checks the signed-in user against the app's store before each event.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator).
@@ -59,6 +61,7 @@ public struct NavigationApp: Sendable {
         platform: Platform, user: SessionUser? = nil, continuing previous: NavigationTree? = nil,
         environment: Environment
     ) throws -> NavigationTree {
+        if !problems.isEmpty { throw AppDefinitionError(problems: problems) }
         var tree = NavigationTree(platform: platform, user: user)
         if let previous {
             tree.nextScreen = previous.nextScreen
@@ -66,14 +69,16 @@ public struct NavigationApp: Sendable {
             tree.nextLayer = previous.nextLayer
         }
         let root = makeRoot(platform)
+        try registry.check(type(of: root), as: "the root coordinator")
         tree.rootID = tree.nextCoordinator
         tree.nextCoordinator += 1
         tree.nodes[tree.rootID] = CoordinatorNode(
             id: tree.rootID, key: "root", parent: nil, children: [:], home: nil, hasShownScreens: false,
             coordinator: root, encodedState: nil)
-        var context = Context(tree: tree, environment: environment)
+        var context = Context(tree: tree, environment: environment, app: self)
         try context.run(tree.rootID) { coordinator, context in try coordinator.start(&context) }
         try settle(&context)
+        try context.checkMisuse()
         return context.tree
     }
 
@@ -91,7 +96,7 @@ public struct NavigationApp: Sendable {
         guard let top = tree.top, event.screen == top.id else {
             throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
         }
-        var context = Context(tree: tree, environment: environment)
+        var context = Context(tree: tree, environment: environment, app: self)
         let accepted = acceptedEvents(in: tree)
         guard accepted.contains(event.name) else {
             throw EventRejection.undeclaredEvent(event: event.name, accepted: accepted)
@@ -112,6 +117,7 @@ public struct NavigationApp: Sendable {
         try settle(&context)
         try revealed(since: tree, &context)
         try limits.check(context.tree)
+        try context.checkMisuse()
         tree = context.tree
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers)

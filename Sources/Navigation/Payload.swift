@@ -1,3 +1,5 @@
+import Foundation
+
 /// An event's payload, validated against its declaration: every declared field present
 /// (unless optional) and of its declared type, nothing undeclared. The typed accessors
 /// therefore cannot fail for a declared field.
@@ -18,6 +20,16 @@ public struct Payload: Sendable, Hashable {
     public func int(_ name: String) -> Int { values[name]?.intValue ?? 0 }
     /// The integer field `name`, if present.
     public func optionalInt(_ name: String) -> Int? { values[name]?.intValue }
+    /// The number field `name`; 0 when absent.
+    public func double(_ name: String) -> Double {
+        switch values[name] {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        default: 0
+        }
+    }
+    /// The date-time field `name`, if present.
+    public func date(_ name: String) -> Date? { values[name]?.stringValue.flatMap(RFC3339.date(from:)) }
     /// The boolean field `name`; false when absent.
     public func bool(_ name: String) -> Bool { values[name]?.boolValue ?? false }
     /// The raw field `name`.
@@ -55,6 +67,8 @@ public struct Payload: Sendable, Hashable {
         switch (type, value) {
         case (.string, .string), (.password, .string), (.boolean, .bool), (.object, .object), (.array, .array): true
         case (.integer, _): value.intValue != nil
+        case (.number, .int), (.number, .double): true
+        case (.dateTime, .string(let text)): RFC3339.date(from: text) != nil
         default: false
         }
     }
@@ -63,6 +77,8 @@ public struct Payload: Sendable, Hashable {
         switch type {
         case .string, .password: "a string"
         case .integer: "an integer"
+        case .number: "a number"
+        case .dateTime: "a date and time in RFC 3339 form, like 2026-11-23T13:46:40Z"
         case .boolean: "a boolean"
         case .object: "an object"
         case .array: "an array"

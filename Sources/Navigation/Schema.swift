@@ -1,39 +1,113 @@
+import Foundation
+
 /// The fields of a `Decodable` struct, read off the type itself: a decoder that answers every
 /// request with a placeholder and writes down what was asked for (each key, its type, whether
 /// it was optional). So a screen's catalog entry comes from the very types the flow uses.
 enum Schema {
     /// The fields `type` decodes, in the order its `init(from:)` asks for them.
-    static func fields<T: Decodable>(of type: T.Type) -> [FieldDeclaration] {
+    static func fields<T: Decodable>(of type: T.Type) -> [FieldDeclaration] { read(type).fields }
+
+    /// What `type` is made of, nested members and list items included: presentation hints are
+    /// checked against it when an app is built.
+    static func shape<T: Decodable>(of type: T.Type) -> Shape { read(type).shape }
+
+    private static func read<T: Decodable>(_ type: T.Type) -> (fields: [FieldDeclaration], shape: Shape) {
         known.value(for: type) {
-            let recorder = Recorder()
-            _ = try? T(from: SchemaDecoder(recorder: recorder))
-            return recorder.fields
+            let recorder = Recorder(depth: 0)
+            do {
+                _ = try T(from: SchemaDecoder(recorder: recorder))
+            } catch {
+                // A placeholder the type refused (an enum's raw value): the fields after it are unknown.
+                recorder.complete = false
+            }
+            return (recorder.fields, recorder.shape)
         }
     }
 
-    private static let known = TypeMemo<[FieldDeclaration]>()
+    private static let known = TypeMemo<(fields: [FieldDeclaration], shape: Shape)>()
 
-    /// What a nested value asked for, to give its field a type.
+    /// How deep list items are followed (a type may hold a list of itself).
+    static let maximumDepth = 8
+
+    /// What one value asked for: its fields and their shapes when it is an object, or what its
+    /// single value is.
     final class Recorder {
+        let depth: Int
         var fields: [FieldDeclaration] = []
         var kind: FieldType?
+        /// The members' shapes by name, once the value asked for a keyed container.
+        var members: [String: Shape]?
+        /// What its single value or unkeyed container held, when it asked for one.
+        var single: Shape?
+        /// False once part of the type could not be followed: then any member may be there.
+        var complete = true
+
+        init(depth: Int) { self.depth = depth }
+
+        var shape: Shape {
+            guard complete else { return .unknown }
+            if let members { return .object(members) }
+            return single ?? .unknown
+        }
     }
 }
 
-/// Decodes placeholders; records into `recorder` the keys of the top level only.
+/// What a value of a type is made of, as far as its decoding tells.
+indirect enum Shape: Sendable {
+    /// A string, number or boolean.
+    case scalar
+    /// An object with these members.
+    case object([String: Shape])
+    /// A list of such elements.
+    case array(Shape)
+    /// Not known (a dictionary, free-form JSON, a type that could not be followed): any member may be there.
+    case unknown
+
+    /// The member `name` of this object, or of the items of this list.
+    func member(_ name: String) -> Shape? {
+        switch self {
+        case .scalar: nil
+        case .object(let members): members[name]
+        case .array(let element): element.member(name)
+        case .unknown: .unknown
+        }
+    }
+
+    /// Every member name, at any depth.
+    var names: Set<String> {
+        switch self {
+        case .scalar, .unknown: []
+        case .object(let members): members.reduce(into: Set(members.keys)) { $0.formUnion($1.value.names) }
+        case .array(let element): element.names
+        }
+    }
+
+    /// True when any name may be a member somewhere inside.
+    var isOpen: Bool {
+        switch self {
+        case .scalar: false
+        case .unknown: true
+        case .object(let members): members.values.contains { $0.isOpen }
+        case .array(let element): element.isOpen
+        }
+    }
+}
+
+/// Decodes placeholders; records into `recorder` what the value asked for.
 private struct SchemaDecoder: Decoder {
     let recorder: Schema.Recorder
-    var topLevel = true
     var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] = [:]
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         recorder.kind = recorder.kind ?? .object
-        return KeyedDecodingContainer(SchemaKeyedContainer<Key>(recorder: topLevel ? recorder : nil))
+        recorder.members = recorder.members ?? [:]
+        return KeyedDecodingContainer(SchemaKeyedContainer<Key>(recorder: recorder))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         recorder.kind = recorder.kind ?? .array
+        recorder.single = recorder.single ?? .array(.unknown)
         return EmptyUnkeyedContainer()
     }
 
@@ -50,24 +124,53 @@ private func placeholder<T>(_ type: T.Type) -> (value: T, kind: FieldType)? {
     case is Int.Type: (0 as! T, .integer)
     case is Int64.Type: (Int64(0) as! T, .integer)
     case is Int32.Type: (Int32(0) as! T, .integer)
-    case is Double.Type: (0.0 as! T, .integer)
+    case is Double.Type: (0.0 as! T, .number)
+    case is Float.Type: (Float(0) as! T, .number)
+    case is Decimal.Type: (Decimal(0) as! T, .number)
+    case is Date.Type: (Date(timeIntervalSinceReferenceDate: 0) as! T, .dateTime)
     default: nil
     }
 }
 
-/// Decodes `type` with a nested schema decoder: a placeholder value, and the kind it asked for.
-private func probe<T: Decodable>(_ type: T.Type) throws -> (value: T, field: FieldDeclaration?) {
-    if let (value, kind) = placeholder(type) { return (value, FieldDeclaration("", kind)) }
-    let nested = Schema.Recorder()
-    let value = try T(from: SchemaDecoder(recorder: nested, topLevel: false))
-    if let textual = T.self as? any TextField.Type {
-        return (value, FieldDeclaration("", textual.fieldType, text: textual.textRule))
+/// A list's elements are followed apart from the list (which decodes as empty), so that list
+/// items have a shape too; a type that holds a list of itself stops at `Schema.maximumDepth`.
+private protocol SchemaList {
+    static func elementShape(depth: Int) -> Shape
+}
+
+extension Array: SchemaList where Element: Decodable {
+    fileprivate static func elementShape(depth: Int) -> Shape {
+        guard depth < Schema.maximumDepth else { return .unknown }
+        return (try? probe(Element.self, depth: depth).shape) ?? .unknown
     }
-    return (value, nested.kind.map { FieldDeclaration("", $0) })
+}
+
+/// Dictionaries have members named at run time, free-form JSON anything: no shape to check against.
+private protocol SchemaOpenValue {}
+extension Dictionary: SchemaOpenValue {}
+extension JSONValue: SchemaOpenValue {}
+
+/// Decodes `type` with a nested schema decoder: a placeholder value, the kind it asked for, and its shape.
+private func probe<T: Decodable>(_ type: T.Type, depth: Int) throws -> (value: T, field: FieldDeclaration?, shape: Shape) {
+    if let (value, kind) = placeholder(type) { return (value, FieldDeclaration("", kind), .scalar) }
+    let nested = Schema.Recorder(depth: depth + 1)
+    let value = try T(from: SchemaDecoder(recorder: nested))
+    if let textual = T.self as? any TextField.Type {
+        return (value, FieldDeclaration("", textual.fieldType, text: textual.textRule), .scalar)
+    }
+    let shape: Shape
+    if let list = T.self as? any SchemaList.Type {
+        shape = .array(list.elementShape(depth: depth + 1))
+    } else if T.self is any SchemaOpenValue.Type {
+        shape = .unknown
+    } else {
+        shape = nested.shape
+    }
+    return (value, nested.kind.map { FieldDeclaration("", $0) }, shape)
 }
 
 private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let recorder: Schema.Recorder?
+    let recorder: Schema.Recorder
     var codingPath: [any CodingKey] = []
     var allKeys: [Key] { [] }
 
@@ -75,15 +178,11 @@ private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let (value, field) = try probe(type)
-        record(key, field, optional: false)
-        return value
+        try decode(type, key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let (_, field) = try probe(type)
-        record(key, field, optional: true)
-        return nil
+        try optional(type, key)
     }
 
     // The primitive overloads route through the generic ones, so optionals are seen as optional.
@@ -92,41 +191,50 @@ private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(type as Int.Type, key) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(type as Int64.Type, key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type as Double.Type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(type as Float.Type, key) }
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
 
     private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        let (value, field) = try probe(type)
-        record(key, field, optional: false)
+        let (value, field, shape) = try probe(type, depth: recorder.depth)
+        record(key, field, shape, optional: false)
         return value
     }
 
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        let (_, field) = try probe(type)
-        record(key, field, optional: true)
+        let (_, field, shape) = try probe(type, depth: recorder.depth)
+        record(key, field, shape, optional: true)
         return nil
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        record(key, FieldDeclaration("", .object), optional: false)
-        return KeyedDecodingContainer(SchemaKeyedContainer<NestedKey>(recorder: nil))
+        // Its members are not followed: any name may be one.
+        record(key, FieldDeclaration("", .object), .unknown, optional: false)
+        return KeyedDecodingContainer(SchemaKeyedContainer<NestedKey>(recorder: Schema.Recorder(depth: recorder.depth + 1)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        record(key, FieldDeclaration("", .array), optional: false)
+        record(key, FieldDeclaration("", .array), .array(.unknown), optional: false)
         return EmptyUnkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { SchemaDecoder(recorder: Schema.Recorder(), topLevel: false) }
+    func superDecoder() throws -> any Decoder {
+        // A superclass's members are not followed: any name may be one.
+        recorder.complete = false
+        return SchemaDecoder(recorder: Schema.Recorder(depth: recorder.depth + 1))
+    }
+
     func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 
-    private func record(_ key: Key, _ field: FieldDeclaration?, optional: Bool) {
-        guard let recorder, let field else { return }
+    private func record(_ key: Key, _ field: FieldDeclaration?, _ shape: Shape, optional: Bool) {
+        recorder.members?[key.stringValue] = shape
+        guard let field else { return }
         recorder.fields.append(FieldDeclaration(key.stringValue, field.type, optional: optional, text: field.text))
     }
 }
@@ -138,8 +246,9 @@ private struct SchemaSingleValueContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, field) = try probe(type)
+        let (value, field, shape) = try probe(type, depth: recorder.depth)
         recorder.kind = recorder.kind ?? field?.type
+        recorder.single = recorder.single ?? shape
         return value
     }
 }

@@ -56,11 +56,13 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     /// The event's wire name.
     public let name: String
     let fields: [FieldDeclaration]
+    /// What the payload is made of, nested members included.
+    let shape: Shape
     let make: @Sendable (JSONValue) throws -> Output
 
     /// An event without payload: `.event("clear", .clear)`.
     public static func event(_ name: String, _ output: Output) -> Self {
-        OutputEvent(name: name, fields: [], make: { _ in output })
+        OutputEvent(name: name, fields: [], shape: .object([:]), make: { _ in output })
     }
 
     /// An event whose payload decodes to `Payload`: `.event("find", Output.find)`.
@@ -68,7 +70,7 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
         _ name: String, _ make: @escaping @Sendable (Payload) -> Output
     ) -> Self {
         OutputEvent(
-            name: name, fields: Schema.fields(of: Payload.self),
+            name: name, fields: Schema.fields(of: Payload.self), shape: Schema.shape(of: Payload.self),
             make: { payload in make(try JSONValue.decode(Payload.self, from: payload)) })
     }
 
@@ -134,7 +136,10 @@ extension ScreenType {
         knownDefinitions.value(for: Self.self) {
             ScreenDefinition(
                 name, summary: summary, props: Schema.fields(of: Props.self),
-                events: Output.events.map(\.declaration), presentation: presentation)
+                events: Output.events.map(\.declaration), presentation: presentation,
+                propsShape: Schema.shape(of: Props.self),
+                payloadShapes: Dictionary(Output.events.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first }),
+                type: ObjectIdentifier(Self.self), typeDescription: "\(Self.self)")
         }
     }
 
