@@ -114,7 +114,8 @@ public struct NavigationApp: Sendable {
         try limits.check(context.tree)
         tree = context.tree
         return EventOutcome(
-            credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers)
+            credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
+            deviceToken: context.deviceToken)
     }
 
     /// The events the top screen accepts now: its declared ones, then the system events that apply.

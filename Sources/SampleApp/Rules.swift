@@ -2,11 +2,13 @@ import Foundation
 
 /// The app's input rules; a broken rule becomes the screen's `error`, never an HTTP error.
 enum Rules {
-    /// A plausible address: one `@`, a non-empty local part, a dotted domain, no spaces, ≤ 254 bytes.
+    /// A plausible address: one `@`, a non-empty local part, a dotted domain, no spaces, ≤ 254 bytes
+    /// and a comparison key within `EmailBounds`.
     static func emailError(_ email: String) -> String? {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
             && !parts[1].hasSuffix(".") && !email.contains(where: \.isWhitespace) && email.utf8.count <= 254
+            && EmailBounds.keyFits(email)
         return valid ? nil : "Enter a valid e-mail address."
     }
 
