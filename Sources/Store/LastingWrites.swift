@@ -9,7 +9,8 @@
 /// back, so each counts once). A run that is followed by another run of the same event (after
 /// slow work was prepared, or on the writer after a read-only attempt) is forgotten: the next
 /// run does its writes again. An event that starts over because another node moved its session
-/// on is run again as well, so it does not count twice either.
+/// on is run again as well, so it does not count twice either. (A session's start has no
+/// refusal to outlast: its lasting writes commit with it or not at all.)
 ///
 /// Keep lasting writes small and self-contained (an upsert of a counter): they run a second
 /// time on another connection, without the rest of the event.
