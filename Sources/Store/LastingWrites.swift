@@ -12,6 +12,12 @@
 /// on is run again as well, so it does not count twice either. (A session's start has no
 /// refusal to outlast: its lasting writes commit with it or not at all.)
 ///
+/// Why at once and again, rather than only after the event: the check that reads a count and
+/// the write that adds to it stay in the event's one transaction (on SQLite's single writer, one
+/// event at a time), so parallel guesses cannot all pass the check before any is counted. And why
+/// the service and not the flow: only the service knows when an event is refused for good, after
+/// every step that can still refuse it (the snapshot's byte limit, the store, a lost race).
+///
 /// Keep lasting writes small and self-contained (an upsert of a counter): they run a second
 /// time on another connection, without the rest of the event.
 ///
