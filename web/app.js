@@ -6,6 +6,10 @@
 
 const SYSTEM_EVENTS = new Set(["back", "dismiss", "selectTab"]);
 const STORE_KEY = "coordinatord.session";
+// A device credential the app gave this browser when it signed in (the answer's `deviceToken`):
+// kept across tabs and sessions, and sent with every event as `Device-Token`, so that an account
+// locked against unknown clients still lets this browser's owner in.
+const DEVICE_KEY = "coordinatord.deviceToken";
 const app = document.getElementById("app");
 const message = document.getElementById("message");
 const status = document.getElementById("status");
@@ -21,6 +25,8 @@ let lastTop = null;
 async function call(method, path, body) {
   const headers = { "Accept": "application/json" };
   if (session) headers["Authorization"] = "Bearer " + session.token;
+  const device = localStorage.getItem(DEVICE_KEY);
+  if (device && path.endsWith("/events")) headers["Device-Token"] = device;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
@@ -71,6 +77,7 @@ async function send(event, payload) {
     const answer = await call("POST", "/v1/sessions/" + encodeURIComponent(session.id) + "/events", body);
     if (answer.status === 200) {
       if (answer.json.token) { session.token = answer.json.token; save(); delete answer.json.token; }
+      if (answer.json.deviceToken) { localStorage.setItem(DEVICE_KEY, answer.json.deviceToken); delete answer.json.deviceToken; }
       show(answer.json);
     } else if ((answer.status === 409 || answer.status === 412) && answer.json && answer.json.state) {
       show(answer.json.state);

@@ -18,6 +18,8 @@ public struct Context {
     /// A screen the app does not list, shown by an operation that cannot throw (`present`,
     /// `setRoot`): the coordinator call that did it fails as it returns.
     private var misuse: NavigationError?
+    /// A credential the answer hands the client to keep for this device (`giveDeviceToken`).
+    var deviceToken: String?
 
     init(tree: NavigationTree, environment: Environment, app: NavigationApp) {
         self.tree = tree
@@ -60,6 +62,14 @@ public struct Context {
     /// (sign out everywhere; after a password change or an account deletion). Their tokens die.
     public mutating func endOtherSessions(ofUser id: Int64) {
         endedSessionsOfUsers.insert(id)
+    }
+
+    /// Hands the client `token` to keep for this device: the event's answer carries it as
+    /// `deviceToken`, and the client sends it back as the `Device-Token` header of later events
+    /// (the host gives flows that header). For an app's own device credentials, such as OWASP's
+    /// device cookies; it is never part of the session's state.
+    public mutating func giveDeviceToken(_ token: String) {
+        deviceToken = token
     }
 
     // MARK: Screens

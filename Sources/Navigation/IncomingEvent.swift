@@ -34,4 +34,7 @@ public struct EventOutcome: Sendable, Hashable {
     public let credentialsRotated: Bool
     /// Users whose other sessions must end with this event's commit (`Context.endOtherSessions`).
     public let endedSessionsOfUsers: Set<Int64>
+    /// A credential for the client to keep for this device and send back (`Device-Token`) with
+    /// later events (`Context.giveDeviceToken`), or nil.
+    public var deviceToken: String? = nil
 }

@@ -120,7 +120,8 @@ public struct NavigationApp: Sendable {
         try context.checkMisuse()
         tree = context.tree
         return EventOutcome(
-            credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers)
+            credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
+            deviceToken: context.deviceToken)
     }
 
     /// The events the top screen accepts now: its declared ones, then the system events that apply.

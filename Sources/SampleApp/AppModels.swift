@@ -11,22 +11,34 @@ struct AppModels {
     let passwords: PreparedPasswords
     let guards: SampleAppGuards
     let clientAddress: String
+    /// The `Device-Token` the client sent, unverified (`DeviceCredentials` checks it).
+    let deviceToken: String?
     let now: Int64
     /// Verified against when the e-mail is unknown, so both failures take the same time.
     let dummyHash: String
+    /// Where writes go that must commit even if the event is refused (a failed password check):
+    /// the session service's `LastingWrites` for this run; without one (a flow driven by hand),
+    /// writes on `connection` that commit or roll back with the event.
+    var lasting: LastingWrites
 }
 
 extension Context {
     var models: AppModels {
-        get throws { try environment.require(AppModels.self) }
+        get throws {
+            var models = try environment.require(AppModels.self)
+            if let lasting = environment[LastingWrites.self] { models.lasting = lasting }
+            return models
+        }
     }
 }
 
-/// The app's throttles: failed sign-ins, failed password re-checks, and registration attempts.
+/// The app's throttles: failed sign-ins, failed password re-checks, and registration attempts;
+/// and the device credentials that let the owner's devices past an account's lockout.
 public struct SampleAppGuards: Sendable {
     public let signIns: FailureThrottle
     public let passwordChecks: FailureThrottle
     public let registrations: RateLimiter
+    public let devices: DeviceCredentials
 
     /// - Parameter registrationsPerMinute: registration tries one client may make per minute
     ///   (twice that at once): each e-mail step, password step and tablet form, whatever the
@@ -39,10 +51,14 @@ public struct SampleAppGuards: Sendable {
                 subject: "registration attempts", capacity: 2 * perMinute, refillSeconds: max(1, 60 / perMinute)))
     }
 
-    public init(signIns: FailureThrottle, passwordChecks: FailureThrottle, registrations: RateLimiter) {
+    public init(
+        signIns: FailureThrottle, passwordChecks: FailureThrottle, registrations: RateLimiter,
+        devices: DeviceCredentials = DeviceCredentials()
+    ) {
         self.signIns = signIns
         self.passwordChecks = passwordChecks
         self.registrations = registrations
+        self.devices = devices
     }
 }
 
@@ -64,15 +80,18 @@ public final class SampleAppServices: Sendable {
         try self.init(hasher: hasher, guards: SampleAppGuards(registrationsPerMinute: perMinute))
     }
 
-    /// The environment for one event, bound to `connection`.
+    /// The environment for one event, bound to `connection`; `deviceToken` is the client's
+    /// `Device-Token` header.
     public func environment(
-        connection: any SQLConnection, passwords: PreparedPasswords, clientAddress: String, now: Int64
+        connection: any SQLConnection, passwords: PreparedPasswords, clientAddress: String, now: Int64,
+        deviceToken: String? = nil
     ) -> Environment {
         var environment = Environment()
         environment.set(
             AppModels(
                 connection: connection, users: UserStore(connection: connection), posts: PostStore(connection: connection), passwords: passwords,
-                guards: guards, clientAddress: clientAddress, now: now, dummyHash: dummyHash))
+                guards: guards, clientAddress: clientAddress, deviceToken: deviceToken, now: now, dummyHash: dummyHash,
+                lasting: LastingWrites(connection: connection)))
         return environment
     }
 }

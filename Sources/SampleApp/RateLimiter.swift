@@ -5,7 +5,8 @@ import Store
 /// `refillSeconds`.
 ///
 /// The buckets live in the database (`rate_buckets`), written on the event's connection, so one
-/// client's rate holds across every node. Taking a token first locks the bucket's row (an upsert
+/// client's rate holds across every node; a key is stored as its SHA-256 (`StoredKey`), whatever
+/// text a client made it of. Taking a token first locks the bucket's row (an upsert
 /// that changes nothing), so two nodes never both spend its last token. Full buckets are deleted
 /// as new requests come in (at most once a minute per process).
 public final class RateLimiter: Sendable {
@@ -21,8 +22,9 @@ public final class RateLimiter: Sendable {
         self.refillSeconds = max(1, refillSeconds)
     }
 
-    /// Takes one token for `key`, or throws `EventThrottled` with the wait for the next one.
-    func take(_ key: String, now: Int64, on connection: any SQLConnection) throws {
+    /// Takes one token for `client`, or throws `EventThrottled` with the wait for the next one.
+    func take(_ client: String, now: Int64, on connection: any SQLConnection) throws {
+        let key = StoredKey.of(client)
         try sweep(now: now, on: connection)
         // One statement creates or locks the bucket's row and reads it.
         guard

@@ -7,12 +7,14 @@ import Secrets
 /// marks per character): one "character" can otherwise hide 64 KB of accents.
 enum Rules {
     /// A plausible address: one `@`, a non-empty local part, a dotted domain, no spaces, ≤ 254
-    /// bytes, no combining mark that no keyboard types (`EmailAddress.hasStrayMarks`).
+    /// bytes, no combining mark that no keyboard types (`EmailAddress.hasStrayMarks`), and a
+    /// comparison key within `EmailBounds`.
     static func emailError(_ email: String) -> String? {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
             && !parts[1].hasSuffix(".") && !email.contains(where: \.isWhitespace) && email.utf8.count <= 254
             && !EmailAddress.hasStrayMarks(email)
+            && EmailBounds.keyFits(email)
         return valid ? nil : "Enter a valid e-mail address."
     }
 

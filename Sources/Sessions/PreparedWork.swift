@@ -4,10 +4,12 @@ import Store
 import Secrets
 
 /// What was prepared for one event before its commit: password work and any other slow work
-/// its flow asked for (`Preparations`). Handed to each run of the event inside the commit.
+/// its flow asked for (`Preparations`). Handed to each run of the event inside the commit,
+/// with the log of the lasting writes of its latest run.
 struct PreparedWork: Sendable {
     var passwords: PreparedPasswords
     var results = Preparations()
+    let lasting: LastingWritesLog
 }
 
 extension SessionService {
@@ -19,8 +21,11 @@ extension SessionService {
     /// that it gets `429` before anything is queued. The cap is kept here, not in the flow: a
     /// flow's own limits (a rate limiter's token) are rolled back with the run that asked for the
     /// work, so concurrent requests would all pass them before any hash is done.
-    func withPreparations<T>(client: String, _ attempt: (PreparedWork) async throws -> T) async throws -> T {
-        var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher))
+    /// `lasting` keeps the lasting writes of the latest run (see `LastingWrites`).
+    func withPreparations<T>(
+        client: String, lasting: LastingWritesLog = LastingWritesLog(), _ attempt: (PreparedWork) async throws -> T
+    ) async throws -> T {
+        var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher), lasting: lasting)
         for _ in 0..<8 {
             do {
                 return try await attempt(prepared)
@@ -39,13 +44,14 @@ extension SessionService {
     }
 
     /// The environment coordinators see for one run of an event: the app's models bound to the
-    /// `connection` it runs on (read-only, or the writer's), what was prepared, and the directory
-    /// of sessions by user.
+    /// `connection` it runs on (read-only, or the writer's), what was prepared, the run's lasting
+    /// writes, and the directory of sessions by user.
     func environment(
         _ connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
     ) -> Environment {
         var environment = makeEnvironment(connection, prepared.passwords, info)
         environment.set(prepared.results)
+        environment.set(prepared.lasting.begin(on: connection))
         environment.setSessionDirectory(StoreSessionDirectory(connection: connection, current: session, now: info.now))
         return environment
     }

@@ -56,6 +56,9 @@ public struct RequestInfo: Sendable {
     public let clientAddress: String
     /// Seconds since 1970.
     public let now: Int64
+    /// The `Device-Token` the client sent with the event, if any: a credential a flow gave this
+    /// device in an earlier answer (`Context.giveDeviceToken`). Unverified: the app checks it.
+    public var deviceToken: String? = nil
 }
 
 /// Builds the environment coordinators see for one event: models bound to the writer's

@@ -87,7 +87,7 @@ package struct SessionRoutes: Sendable {
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
                     ifMatch: ifMatch,
                     idempotencyKey: key, requestHash: Tokens.sha256(bytes: request.body),
-                    clientAddress: request.clientAddress))
+                    clientAddress: request.clientAddress, deviceToken: request.headers["Device-Token"]))
             return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
         }
     }

@@ -14,6 +14,8 @@ struct EventRequest: Sendable {
     /// SHA-256 of the request body, to tell a retry from a different request with the same key.
     let requestHash: [UInt8]
     let clientAddress: String
+    /// The `Device-Token` header: a credential a flow gave this device in an earlier answer.
+    var deviceToken: String? = nil
 }
 
 /// The resident copy of a session is out of date (its stored version moved on, or it was
@@ -111,14 +113,17 @@ extension SessionService {
                     detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.top?.id).detail)
             }
             let applied: Applied
+            let lasting = LastingWritesLog()
             do {
-                applied = try await commit(request, current: current, now: now)
+                applied = try await commit(request, current: current, now: now, lasting: lasting)
             } catch is ResidentCopyOutdated {
                 retire(session)
                 throw ResidentCopyOutdated()
             } catch {
                 // A refusal (an app's 422, say) is judged on the current state, as 409 and 412 are.
                 try await ensureCurrent(session, version: current.version)
+                // It stands: what the flow wrote to outlast it (a failed password check) commits now.
+                try await commitLastingWrites(of: lasting)
                 throw error
             }
             session.update {
@@ -154,7 +159,9 @@ extension SessionService {
     /// writer, where its model mutations, the snapshot and (for an `Idempotency-Key`) the answer are
     /// stored in one savepoint, with the other sessions the event ended deleted. Without a key the
     /// answer is rendered after the commit, off the writer.
-    private func commit(_ request: EventRequest, current: ResidentSession.State, now: Int64) async throws -> Applied {
+    private func commit(
+        _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
+    ) async throws -> Applied {
         let run = { @Sendable (connection: any SQLConnection, prepared: PreparedWork) throws -> FlowRun in
             try self.runFlow(request, current: current, now: now, connection, prepared)
         }
@@ -164,7 +171,7 @@ extension SessionService {
         }
         // Once a run tried to write, the rounds after a preparation go straight to the writer.
         var needsWriter = false
-        let ran = try await withPreparations(client: request.clientAddress) { prepared in
+        let ran = try await withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
             if !needsWriter {
                 let attempt = try await storage("write") {
                     try await store.attemptReadOnly({ try run($0, prepared) }, then: keep)
@@ -176,7 +183,10 @@ extension SessionService {
         }
         (needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter).increment()
         let answer =
-            ran.answer ?? Self.answer(app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken)
+            ran.answer
+            ?? Self.answer(
+                app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken,
+                deviceToken: ran.outcome.deviceToken)
         return Applied(
             tree: ran.tree, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers)
@@ -204,13 +214,16 @@ extension SessionService {
         _ prepared: PreparedWork
     ) throws -> FlowRun {
         var tree = current.tree
-        let info = RequestInfo(clientAddress: request.clientAddress, now: now)
+        let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
         let outcome = try app.apply(
             request.event, to: &tree, environment: environment(connection, prepared, info, session: request.sessionID))
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
         let answer =
             request.idempotencyKey == nil || request.token == nil
-            ? nil : Self.answer(app, tree, id: request.sessionID, version: current.version + 1, token: newToken)
+            ? nil
+            : Self.answer(
+                app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
+                deviceToken: outcome.deviceToken)
         return FlowRun(
             tree: tree, outcome: outcome, snapshot: try Self.snapshot(app, tree, maxBytes: configuration.maxSnapshotBytes),
             newToken: newToken, tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
@@ -239,12 +252,14 @@ extension SessionService {
         }
     }
 
-    /// The answer to an event: the new State, with the new token when it rotated.
-    private static func answer(_ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?)
-        -> StoredAnswer
-    {
+    /// The answer to an event: the new State, with the new token when it rotated and the device
+    /// token a flow gave the client to keep (`Context.giveDeviceToken`).
+    private static func answer(
+        _ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?, deviceToken: String?
+    ) -> StoredAnswer {
         var extra: [String: JSONValue] = ["id": .string(id), "version": .int(version)]
         if let token { extra["token"] = .string(token) }
+        if let deviceToken { extra["deviceToken"] = .string(deviceToken) }
         return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
     }
 

@@ -9,6 +9,7 @@ await CoordinatorServer.main(
             let services = try SampleAppServices(hasher: startup.passwordHasher, environment: startup.environment)
             return { connection, passwords, request in
                 services.environment(
-                    connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now)
+                    connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now,
+                    deviceToken: request.deviceToken)
             }
         }))

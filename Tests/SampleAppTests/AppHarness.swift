@@ -23,6 +23,10 @@ struct AppHarness {
     var tree: NavigationTree
     var now: Int64 = 1_800_000_000
     var clientAddress = "192.0.2.1"
+    /// The `Device-Token` this client sends; set from an answer's by `keepDeviceToken`.
+    var deviceToken: String?
+    /// The `deviceToken` of the last answer that carried one.
+    var givenDeviceToken: String?
 
     init(platform: Platform = .phone, connection: SQLiteConnection? = nil, guards: SampleAppGuards = SampleAppGuards()) throws {
         let connection = try connection ?? Self.database()
@@ -39,27 +43,41 @@ struct AppHarness {
         return connection
     }
 
-    /// Sends `event` from the top screen; the tree changes only if it succeeds.
+    /// Sends `event` from the top screen; the tree changes only if it succeeds. As the session
+    /// service does, a refused event's lasting writes (`LastingWrites`) commit on their own.
     @discardableResult
     mutating func send(_ event: String, _ payload: JSONValue = .null) async throws -> EventOutcome {
         var prepared = PreparedPasswords(hasher: Self.hasher)
         now += 1
         while true {
             var working = tree
+            var environment = services.environment(
+                connection: connection, passwords: prepared, clientAddress: clientAddress, now: now, deviceToken: deviceToken)
+            let lasting = LastingWrites(connection: connection)
+            environment.set(lasting)
             do {
-                let environment = services.environment(
-                    connection: connection, passwords: prepared, clientAddress: clientAddress, now: now)
                 let outcome = try connection.transaction {
                     try SampleApp.navigation.apply(
                         IncomingEvent(screen: working.top!.id, name: event, payload: payload), to: &working,
                         environment: environment)
                 }
                 tree = working
+                if let given = outcome.deviceToken { givenDeviceToken = given }
                 return outcome
             } catch let needed as PasswordWorkNeeded {
                 try await prepared.perform(needed.work, on: pool)
+            } catch {
+                try connection.transaction {
+                    for write in lasting.performed { try write(connection) }
+                }
+                throw error
             }
         }
+    }
+
+    /// From now on, sends the device token the last answer gave.
+    mutating func keepDeviceToken() {
+        deviceToken = givenDeviceToken
     }
 
     /// Sends `output` from the top screen, which must be a `screen`: the flow as typed values.

@@ -1,4 +1,5 @@
 import Navigation
+import Store
 @testable import SampleApp
 import Testing
 
@@ -223,12 +224,13 @@ import Testing
         let connection = try AppHarness.database()
         func rows(_ table: String) throws -> Int { try connection.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0 }
         let throttle = FailureThrottle(subject: "sign-ins")
-        for index in 0..<1000 {
-            try throttle.recordFailure(account: "user\(index)", client: "198.51.100.\(index % 200)", now: 1000, on: connection)
+        func fail(_ account: String, _ client: String, now: Int64) throws {
+            let attempt = try throttle.check(account: account, client: client, now: now, on: connection)
+            try throttle.recordFailure(attempt, now: now, lasting: LastingWrites(connection: connection))
         }
+        for index in 0..<1000 { try fail("user\(index)", "198.51.100.\(index % 200)", now: 1000) }
         #expect(try rows("throttle_failures") == 2200)  // 1000 pairs, 1000 accounts, 200 clients
-        try throttle.recordFailure(
-            account: "late", client: "192.0.2.1", now: 1000 + throttle.policy.windowSeconds, on: connection)
+        try fail("late", "192.0.2.1", now: 1000 + throttle.policy.windowSeconds)
         #expect(try rows("throttle_failures") == 3)  // only the late failure's pair, account and client
 
         let limiter = RateLimiter(subject: "registration attempts", capacity: 2, refillSeconds: 10)

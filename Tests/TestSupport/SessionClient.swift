@@ -1,11 +1,13 @@
 import Foundation
 
 /// A client of one session over the real HTTP API: it keeps the token (replacing it when an
-/// answer rotates it) and the last State, and taps the top screen.
+/// answer rotates it), the device token an answer gave, and the last State, and taps the top screen.
 public struct SessionClient: Sendable {
     public let port: UInt16
     public let id: String
     public var token: String
+    /// The `deviceToken` the last answer that carried one gave (not part of the State).
+    public var deviceToken: String?
     /// The last State received, as JSON text (kept as text so the client stays Sendable).
     public private(set) var stateText: String
 
@@ -75,6 +77,7 @@ public struct SessionClient: Sendable {
     public mutating func absorb(_ response: TestResponse) {
         var state = response.json
         if let rotated = state.removeValue(forKey: "token") as? String { token = rotated }
+        if let device = state.removeValue(forKey: "deviceToken") as? String { deviceToken = device }
         stateText = Self.json(state)
     }
 

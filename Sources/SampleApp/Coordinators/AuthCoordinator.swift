@@ -23,8 +23,14 @@ struct AuthCoordinator: InputMapping {
         }
         switch try event.output(LoginScreen.self) {
         case .submit(let credentials):
-            return .signIn(
-                email: EmailAddress.normalized(credentials.email), password: credentials.password, screen: event.screen.id)
+            let email = EmailAddress.normalized(credentials.email)
+            // No account has a longer address (registration refuses one): refused before it is
+            // looked up, keyed or counted, with the same answer whatever the account.
+            guard email.utf8.count <= EmailBounds.maxBytes else {
+                throw EventRejection.invalidPayload(
+                    [FieldError(field: "email", message: "must have at most \(EmailBounds.maxBytes) bytes")])
+            }
+            return .signIn(email: email, password: credentials.password, screen: event.screen.id)
         case .signUp: return .register
         case nil: return nil
         }
@@ -58,23 +64,35 @@ struct AuthCoordinator: InputMapping {
     }
 
     /// The same answer, after the same Argon2id work, for an unknown e-mail and a wrong password.
-    /// Failures slow down further tries of that account from that client (`FailureThrottle`).
+    /// Failures slow down further tries of that account from that client (`FailureThrottle`),
+    /// and count even when the event is refused afterwards. A device that signed in to the
+    /// account before is judged on its own failures (`DeviceCredentials`); one that signs in now
+    /// gets a credential.
     private func signIn(email: String, password: String, screen: ScreenID, _ context: inout Context) throws {
         let models = try context.models
         let account = EmailAddress.key(email)
-        try models.guards.signIns.check(account: account, client: models.clientAddress, now: models.now, on: models.connection)
-        let user = try models.users.find(email: email)
+        // No account has a longer key (registration refuses one): unknown, without a lookup.
+        let user = account.utf8.count <= EmailBounds.maxKeyBytes ? try models.users.find(email: email) : nil
+        let device = try user.flatMap {
+            try models.guards.devices.credential(models.deviceToken, ofUser: $0.id, now: models.now, on: models.connection)
+        }
+        let attempt = try models.guards.signIns.check(
+            account: account, client: models.clientAddress, device: device?.id, now: models.now, on: models.connection)
         let matches = try models.passwords.verify(password, against: user?.passwordHash ?? models.dummyHash)
         guard let user, matches else {
-            try models.guards.signIns.recordFailure(
-                account: account, client: models.clientAddress, now: models.now, on: models.connection)
+            try models.guards.signIns.recordFailure(attempt, now: models.now, lasting: models.lasting)
             AppMetrics.signInFailed()
             try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: Rules.wrongCredentials) }
             return
         }
-        try models.guards.signIns.recordSuccess(account: account, client: models.clientAddress, on: models.connection)
+        try models.guards.signIns.recordSuccess(attempt, on: models.connection)
         if models.passwords.needsRehash(user.passwordHash) {
             try models.users.update(id: user.id, passwordHash: models.passwords.hash(password))
+        }
+        if let device {
+            try models.guards.devices.used(device, now: models.now, on: models.connection)
+        } else {
+            context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
         }
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
         finish(.signedIn, &context)

@@ -70,6 +70,7 @@ struct RegistrationCoordinator: InputMapping {
                 try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: Rules.emailTaken) }
                 return
             }
+            context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
             context.signIn(SessionUser(id: user.id, displayName: user.displayName))
             finish(Registered(), &context)
         }

@@ -70,6 +70,9 @@ struct SettingsCoordinator: InputMapping {
             return
         }
         try models.users.update(id: user.id, passwordHash: models.passwords.hash(new))
+        // Devices that proved the old password prove nothing now; this one keeps its credential.
+        let device = try models.guards.devices.credential(models.deviceToken, ofUser: user.id, now: models.now, on: models.connection)
+        try models.guards.devices.revoke(ofUser: user.id, keeping: device, on: models.connection)
         context.rotateCredentials()
         context.endOtherSessions(ofUser: user.id)
         try context.pop()
@@ -90,18 +93,17 @@ struct SettingsCoordinator: InputMapping {
     }
 
     /// Checks the signed-in user's password again, throttled like sign-ins: a stolen session
-    /// must not be a way to guess the password quickly.
+    /// must not be a way to guess the password quickly. A failure counts even when the event is
+    /// refused afterwards (its answer would grow the session past its limit, say).
     private func recheck(_ password: String, of record: UserRecord, _ models: AppModels) throws -> Bool {
-        let account = "user:\(record.id)"
-        try models.guards.passwordChecks.check(
-            account: account, client: models.clientAddress, now: models.now, on: models.connection)
+        let throttle = models.guards.passwordChecks
+        let attempt = try throttle.check(
+            account: "user:\(record.id)", client: models.clientAddress, now: models.now, on: models.connection)
         guard try models.passwords.verify(password, against: record.passwordHash) else {
-            try models.guards.passwordChecks.recordFailure(
-                account: account, client: models.clientAddress, now: models.now, on: models.connection)
+            try throttle.recordFailure(attempt, now: models.now, lasting: models.lasting)
             return false
         }
-        try models.guards.passwordChecks.recordSuccess(
-            account: account, client: models.clientAddress, on: models.connection)
+        try throttle.recordSuccess(attempt, on: models.connection)
         return true
     }
 }

@@ -40,6 +40,7 @@ struct TabletRegistrationCoordinator: InputMapping {
             }
             return
         }
+        context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
         finish(Registered(), &context)
     }
