@@ -49,17 +49,9 @@ bench: release
 	@scripts/apt-ensure $(BENCH_PACKAGES)
 	python3 bench/run.py $(BENCH_ARGS)
 
-## install: the release binary, its migrations (core, and the app's resource bundle) and the systemd unit under $(PREFIX)
+## install: the release binary (its migrations, web client and OpenAPI document are built into it) and the systemd unit under $(PREFIX)
 install: release
 	install -D -m 0755 .build/release/coordinatord $(DESTDIR)$(PREFIX)/bin/coordinatord
-	# The sample app's own migrations travel as its resource bundle, found beside the binary.
-	cp -R .build/release/coordinatord_SampleApp.resources $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/sqlite $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/postgresql
-	install -m 0644 migrations/sqlite/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/sqlite/
-	install -m 0644 migrations/postgresql/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/postgresql/
-	install -D -m 0644 api/openapi.yaml $(DESTDIR)$(PREFIX)/share/coordinatord/api/openapi.yaml
-	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/web
-	install -m 0644 web/* $(DESTDIR)$(PREFIX)/share/coordinatord/web/
 	install -D -m 0644 deploy/coordinatord.service $(DESTDIR)/etc/systemd/system/coordinatord.service
 
 clean:

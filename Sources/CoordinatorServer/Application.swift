@@ -60,9 +60,9 @@ struct Application {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    /// Serves a file that ships with the binary, read once at start.
+    /// Serves a file built into the binary.
     private static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
-        let body = try Array(Data(contentsOf: URL(fileURLWithPath: AssetLocator.locate(name))))
+        let body = try ShippedFiles.file(name)
         let headers = HTTPHeaders([
             ("Content-Type", type), ("Cache-Control", "no-cache"), ("Content-Security-Policy", contentSecurityPolicy),
         ])
