@@ -110,7 +110,10 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         let handle = output.fileHandleForReading
         while !text.contains("\n") {
             let data = handle.availableData
-            if data.isEmpty { throw TestClientError(description: "server exited before listening: \(text)") }
+            if data.isEmpty {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw TestClientError(description: "server exited before listening: \(text)\(log)")
+            }
             text += String(decoding: data, as: UTF8.self)
         }
         guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
