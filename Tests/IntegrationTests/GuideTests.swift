@@ -25,7 +25,9 @@ import Testing
     /// An app team's package in a folder of its own, depending on this repository by path:
     /// `swift build`, `swift test`, a release build; then its binary, copied with its resource
     /// bundles to another folder (the package and its build deleted), serves with `serve --port
-    /// --database` and nothing else. About two minutes (three builds on two cores).
+    /// --database` and nothing else. About three minutes of CPU (a debug build with its tests and
+    /// a release build, each of the package and all its dependencies): 2–3 minutes on two idle
+    /// cores, 7–9 on two cores shared with other builds.
     @Test(.timeLimit(.minutes(30))) func theGuidesPackageBuildsAndServesOutsideTheRepository() async throws {
         let files = FileManager.default
         let work = files.temporaryDirectory.appendingPathComponent("coordinatord-outside-\(UUID().uuidString)")
