@@ -32,10 +32,11 @@ test-deps:
 	@python3 -c "import yaml, openapi_spec_validator, selenium" 2>/dev/null \
 	  || python3 -m pip install -q pyyaml openapi-spec-validator selenium
 
-# Apps built on the platform, each its own package depending on this one by path.
-EXAMPLES := Examples/Shop Examples/Greeter
+# Apps built on the platform, each its own package depending on this one by path. Examples/Greeter
+# (the guide's code) is built, tested and served by GuideTests, from a copy outside the repository.
+EXAMPLES := Examples/Shop
 
-## test: build and run every test (unit, integration against the real binary), and the examples'
+## test: build and run every test (unit, integration against the real binary; GuideTests builds the guide's package outside the repository), and the examples'
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -49,17 +50,9 @@ bench: release
 	@scripts/apt-ensure $(BENCH_PACKAGES)
 	python3 bench/run.py $(BENCH_ARGS)
 
-## install: the release binary, its migrations (core, and the app's resource bundle) and the systemd unit under $(PREFIX)
+## install: the release binary (its migrations, web client and OpenAPI document are built into it) and the systemd unit under $(PREFIX)
 install: release
 	install -D -m 0755 .build/release/coordinatord $(DESTDIR)$(PREFIX)/bin/coordinatord
-	# The sample app's own migrations travel as its resource bundle, found beside the binary.
-	cp -R .build/release/coordinatord_SampleApp.resources $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/sqlite $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/postgresql
-	install -m 0644 migrations/sqlite/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/sqlite/
-	install -m 0644 migrations/postgresql/*.sql $(DESTDIR)$(PREFIX)/share/coordinatord/migrations/postgresql/
-	install -D -m 0644 api/openapi.yaml $(DESTDIR)$(PREFIX)/share/coordinatord/api/openapi.yaml
-	install -d $(DESTDIR)$(PREFIX)/share/coordinatord/web
-	install -m 0644 web/* $(DESTDIR)$(PREFIX)/share/coordinatord/web/
 	install -D -m 0644 deploy/coordinatord.service $(DESTDIR)/etc/systemd/system/coordinatord.service
 
 clean:

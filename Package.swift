@@ -68,14 +68,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            // coordinatord's migrations, the web client and the OpenAPI document, built into the
+            // module: a binary built from any folder serves with nothing beside it.
+            plugins: ["EmbedFiles"]),
         .target(
             name: "SampleApp",
             dependencies: [
                 "Navigation", "Store", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Migrations")]),
-        .executableTarget(name: "coordinatord", dependencies: ["CoordinatorServer", "SampleApp"]),
+            exclude: ["Migrations"],
+            plugins: ["EmbedFiles"]),
+        .executableTarget(
+            name: "coordinatord",
+            dependencies: ["CoordinatorServer", "SampleApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // Builds files into a module's code (see Plugins/EmbedFiles).
+        .executableTarget(name: "EmbedFilesTool"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
         .executableTarget(name: "CoreBench", dependencies: ["Navigation"]),
         .executableTarget(name: "AppBench", dependencies: ["Navigation", "Store", "SQLiteStore", "SampleApp", "Secrets"]),

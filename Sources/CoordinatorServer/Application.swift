@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HTTPServer
 import Logging
@@ -13,7 +14,10 @@ struct Application {
     let passwords: PasswordHashPool
     let router: Router
 
-    init(_ app: ServedApp, _ options: Serve, registry: PrometheusCollectorRegistry, logger: Logger) throws {
+    init(
+        _ app: ServedApp, _ options: Serve, settings: any ParsableArguments & Sendable, registry: PrometheusCollectorRegistry,
+        logger: Logger
+    ) throws {
         let databaseOptions = options.databaseOptions
         store = try DatabaseLocation(databaseOptions.database).open(
             migrations: databaseOptions.allMigrations(app), maxPageCount: options.maxDatabasePages,
@@ -24,7 +28,7 @@ struct Application {
         passwords = PasswordHashPool(
             hasher: hasher, concurrency: options.hashConcurrency, maxQueued: options.maxQueuedHashes)
         let makeEnvironment = try app.environment(
-            AppStartup(passwordHasher: passwords.hasher, environment: ProcessEnvironment.current))
+            AppStartup(passwordHasher: passwords.hasher, environment: ProcessEnvironment.current, settings: settings))
         let clock: ServiceClock = options.testHooks ? .manual() : .system
         sessions = SessionService(
             app: app.navigation, store: store, passwords: passwords,
@@ -62,9 +66,9 @@ struct Application {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    /// Serves a file that ships with the binary, read once at start.
+    /// Serves a file built into the binary.
     private static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
-        let body = try Array(Data(contentsOf: URL(fileURLWithPath: AssetLocator.locate(name))))
+        let body = try ShippedFiles.file(name)
         let headers = HTTPHeaders([
             ("Content-Type", type), ("Cache-Control", "no-cache"), ("Content-Security-Policy", contentSecurityPolicy),
         ])

@@ -19,12 +19,18 @@ public enum CoordinatorServer {
     /// Parses the process's arguments (and `COORDINATORD_*` variables) and runs the command for
     /// `app`; exits with a one-line message on failure.
     public static func main(_ app: ServedApp) async {
-        let arguments = EnvironmentArguments.merge(
-            Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if AppSettingsHelp.isRequested(arguments) {
+            print(AppSettingsHelp.serveHelp(app))
+            return
+        }
         do {
-            let command = try Command.parseAsRoot(arguments)
+            let run = try EnvironmentArguments.prepare(
+                arguments, environment: ProcessEnvironment.current, appSettings: app.settings)
+            let command = try Command.parseAsRoot(run.command)
             switch command {
-            case let serve as Serve: try await serve.run(app)
+            case let serve as Serve:
+                try await serve.run(app, settings: app.parseSettings(run.app))
             case let migrate as Migrate: try await migrate.run(app)
             case let routes as Routes: try await routes.run(app)
             default:
@@ -43,7 +49,8 @@ struct Command: ParsableCommand {
         commandName: ProcessInfo.processInfo.processName,
         abstract: "Hosts server-side navigation sessions over HTTP.",
         discussion: "Every option can also be set with a COORDINATORD_* environment variable, "
-            + "for example COORDINATORD_PORT=9000; a flag on the command line wins.",
+            + "for example COORDINATORD_PORT=9000; a flag on the command line wins, and a COORDINATORD_* "
+            + "variable that names no option is refused.",
         version: CoordinatorServer.version,
         subcommands: [Serve.self, Migrate.self, Routes.self],
         defaultSubcommand: Serve.self)

@@ -1,38 +1,102 @@
+import ArgumentParser
+import Foundation
+
+/// The arguments of one run: the command's (for ArgumentParser), and the app's own settings'.
+struct RunArguments: Equatable {
+    var command: [String]
+    var app: [String] = []
+}
+
 /// Turns `COORDINATORD_*` environment variables into command-line options, so that every
-/// option has one definition (in ArgumentParser) and two sources. A flag given on the
-/// command line wins over the environment.
+/// option has one definition (its `@Option`, in coordinatord's commands or in the app's
+/// settings) and two sources. A flag given on the command line wins over the environment; a
+/// `COORDINATORD_*` variable that names no option is refused, naming it.
 enum EnvironmentArguments {
-    /// Options that can come from the environment: `--log-level` ← `COORDINATORD_LOG_LEVEL`.
-    static let options = [
-        "host", "port", "database", "migrations", "log-level", "log-format", "max-body-bytes", "connection-limit",
-        "per-address-connection-limit", "idle-timeout", "header-timeout", "request-timeout", "max-query-arguments",
-        "connection-memory-bytes", "trusted-proxy", "threads", "shutdown-grace", "max-resident-sessions",
-        "session-idle-timeout", "sweep-interval", "max-snapshot-bytes", "max-idempotency-keys",
-        "password-memory-mib", "password-iterations", "hash-concurrency", "max-queued-hashes",
-        "registrations-per-minute", "max-database-pages", "database-pool-size", "unused-session-timeout",
-        "sessions-per-minute", "sweep-batch-size", "hashes-per-client",
-    ]
-
-    static func variable(for option: String) -> String {
-        "COORDINATORD_" + option.uppercased().replacingOccurrences(of: "-", with: "_")
-    }
-
-    /// `arguments` with `--option value` added for each set variable whose option is absent.
-    /// With no subcommand, `serve` is meant; `--help` and `--version` pass through untouched.
-    static func merge(_ arguments: [String], environment: [String: String]) -> [String] {
-        if arguments.contains(where: { ["--help", "-h", "--version", "help"].contains($0) }) { return arguments }
-        if arguments.first == "routes" { return arguments }
+    /// The command's and the app's arguments: the command line's, split between the two, then
+    /// `--option value` for each set variable whose option is absent. With no subcommand,
+    /// `serve` is meant; help, `--version` and `routes` take the command line as it is.
+    static func prepare(
+        _ arguments: [String], environment: [String: String], appSettings: any ParsableArguments.Type
+    ) throws -> RunArguments {
+        let passThrough = ["--help", "-h", "--version", "help", "--experimental-dump-help"]
+        if arguments.contains(where: passThrough.contains) || arguments.first == "routes" {
+            return RunArguments(command: arguments)
+        }
         let named = ["serve", "migrate"].contains(arguments.first ?? "")
         let subcommand = named ? arguments[0] : "serve"
         let rest = named ? Array(arguments.dropFirst()) : arguments
-        let allowed = subcommand == "migrate" ? ["database", "migrations", "log-level", "log-format"] : options
-        var merged = [subcommand] + rest
-        for option in allowed {
-            guard let value = environment[variable(for: option)], !value.isEmpty else { continue }
-            let flag = "--" + option
-            if rest.contains(where: { $0 == flag || $0.hasPrefix(flag + "=") }) { continue }
-            merged += [flag, value]
+
+        let serveOptions = DeclaredOption.all(of: Serve.self)
+        let appOptions = DeclaredOption.all(of: appSettings)
+        if let clash = appOptions.first(where: { option in serveOptions.contains { $0.name == option.name } }) {
+            throw StartupError(description: "the app's setting --\(clash.name) is also an option of coordinatord; rename it")
         }
-        return merged
+        try refuseUnknownVariables(
+            environment, known: serveOptions + DeclaredOption.all(of: Migrate.self) + appOptions)
+
+        // Only `serve` runs the app, so only `serve` takes its settings.
+        let commandOptions = subcommand == "serve" ? serveOptions : DeclaredOption.all(of: Migrate.self)
+        let ownOptions = subcommand == "serve" ? appOptions : []
+        var run = split(rest, appOptions: ownOptions)
+        run.command.insert(subcommand, at: 0)
+        for option in commandOptions + ownOptions {
+            guard let value = environment[option.variable], !value.isEmpty,
+                !(run.command + run.app).contains(where: option.isGiven(by:))
+            else { continue }
+            let given = try flags(for: option, value: value)
+            if ownOptions.contains(option) { run.app += given } else { run.command += given }
+        }
+        return run
+    }
+
+    /// The command line's tokens split: the app's options (each with its value) and the rest.
+    private static func split(_ tokens: [String], appOptions: [DeclaredOption]) -> RunArguments {
+        var run = RunArguments(command: [])
+        var index = tokens.startIndex
+        while index < tokens.endIndex {
+            let token = tokens[index]
+            if token == "--" {
+                run.command += tokens[index...]
+                break
+            }
+            if let option = appOptions.first(where: { $0.isGiven(by: token) }) {
+                run.app.append(token)
+                if option.takesValue, !token.contains("="), index + 1 < tokens.endIndex {
+                    index += 1
+                    run.app.append(tokens[index])
+                }
+            } else {
+                run.command.append(token)
+            }
+            index += 1
+        }
+        return run
+    }
+
+    /// `--name value` for an option (one per comma-separated value when it repeats), `--name`
+    /// for a flag set to `true`, `1` or `yes`.
+    private static func flags(for option: DeclaredOption, value: String) throws -> [String] {
+        let flag = "--" + option.name
+        guard option.takesValue else {
+            switch value.lowercased() {
+            case "1", "true", "yes": return [flag]
+            case "0", "false", "no": return []
+            default: throw StartupError(description: "\(option.variable)=\(value): set it to true or false")
+            }
+        }
+        guard option.isRepeating else { return [flag, value] }
+        return value.split(separator: ",").flatMap { [flag, $0.trimmingCharacters(in: .whitespaces)] }
+    }
+
+    /// Refuses a `COORDINATORD_*` variable that names no option: a misspelt or retired setting
+    /// would otherwise be ignored without a word.
+    private static func refuseUnknownVariables(_ environment: [String: String], known: [DeclaredOption]) throws {
+        let variables = Set(known.map(\.variable))
+        guard let unknown = environment.keys.sorted().first(where: { $0.hasPrefix("COORDINATORD_") && !variables.contains($0) })
+        else { return }
+        let option = "--" + unknown.dropFirst("COORDINATORD_".count).lowercased().replacingOccurrences(of: "_", with: "-")
+        throw StartupError(
+            description: "unknown environment variable \(unknown): there is no option \(option) "
+                + "(`serve --help` lists them, each also a COORDINATORD_* variable); unset it or correct its name")
     }
 }

@@ -11,7 +11,8 @@ struct Routes: AppCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordinatord-routes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let options = try Serve.parse(["--database", folder.appendingPathComponent("routes.sqlite").path])
-        let application = try Application(app, options, registry: PrometheusCollectorRegistry(), logger: Logger(label: "routes"))
+        let application = try Application(
+            app, options, settings: app.parseSettings([]), registry: PrometheusCollectorRegistry(), logger: Logger(label: "routes"))
         for route in application.router.routes { print("\(route.method) \(route.pattern)") }
         await application.store.close()
     }

@@ -59,6 +59,11 @@ struct Serve: AppCommand {
     }
 
     func run(_ app: ServedApp) async throws {
+        try await run(app, settings: app.parseSettings([]))
+    }
+
+    /// Serves `app` with its `settings` (parsed from its part of the command line and environment).
+    func run(_ app: ServedApp, settings: any ParsableArguments & Sendable) async throws {
         // An app with mistakes in its declarations is refused before anything opens (see NavigationApp+Checks).
         do { try app.navigation.validate() } catch { throw StartupError(description: error.description) }
         let logger = logOptions.bootstrap(label: app.name)
@@ -66,7 +71,7 @@ struct Serve: AppCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
-        let application = try StartupError.explain { try Application(app, self, registry: registry, logger: logger) }
+        let application = try StartupError.explain { try Application(app, self, settings: settings, registry: registry, logger: logger) }
         let store = application.store
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
         let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))

@@ -1,10 +1,11 @@
+import ArgumentParser
 import Navigation
 import Store
 import Secrets
 import Sessions
 
 /// An app as coordinatord serves it: its screens and coordinators, the migrations of its own
-/// tables, and the environment its coordinators reach their models through.
+/// tables, its own settings, and the environment its coordinators reach their models through.
 public struct ServedApp: Sendable {
     /// Builds, once at start, what makes each event's environment.
     public typealias EnvironmentSetup = @Sendable (AppStartup) throws -> EnvironmentFactory
@@ -15,6 +16,8 @@ public struct ServedApp: Sendable {
     public let navigation: NavigationApp
     /// The app's migrations for a dialect (their scope is `name`), applied after coordinatord's own.
     public let migrations: @Sendable (SQLDialect) throws -> [Migration]
+    /// The app's own options: `serve` accepts each as a flag and as a `COORDINATORD_*` variable.
+    public let settings: any (ParsableArguments & Sendable).Type
     /// Builds, at start, what makes each event's environment.
     public let environment: EnvironmentSetup
 
@@ -33,14 +36,52 @@ public struct ServedApp: Sendable {
         self.name = name
         self.navigation = navigation
         self.migrations = migrations
+        self.settings = NoSettings.self
         self.environment = environment
     }
+
+    /// An app with settings of its own: `Settings` declares them with `@Option` (or `@Flag`), as
+    /// coordinatord declares its own. `serve` accepts each on its command line and as a
+    /// `COORDINATORD_*` variable (`--registrations-per-minute` ← `COORDINATORD_REGISTRATIONS_PER_MINUTE`),
+    /// lists them in `serve --help`, and hands the parsed values to `environment`.
+    public init<Settings: ParsableArguments & Sendable>(
+        name: String, navigation: NavigationApp, settings: Settings.Type,
+        migrations: @escaping @Sendable (SQLDialect) throws -> [Migration],
+        environment: @escaping @Sendable (AppStartup, Settings) throws -> EnvironmentFactory
+    ) {
+        self.name = name
+        self.navigation = navigation
+        self.migrations = migrations
+        self.settings = settings
+        self.environment = { startup in
+            guard let settings = startup.settings as? Settings else {
+                throw StartupError(description: "the \(name) app was started without its settings")
+            }
+            return try environment(startup, settings)
+        }
+    }
+
+    /// The app's settings parsed from `arguments` (its part of the command line and environment);
+    /// a wrong value is a one-line error that names the option.
+    func parseSettings(_ arguments: [String]) throws -> any ParsableArguments & Sendable {
+        do {
+            return try settings.parse(arguments)
+        } catch {
+            let message = settings.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            throw StartupError(description: message + " (`serve --help` lists the app's options)")
+        }
+    }
 }
+
+/// The settings of an app that declares none.
+struct NoSettings: ParsableArguments, Sendable {}
 
 /// What the server hands an app when it starts.
 public struct AppStartup: Sendable {
     /// The Argon2id parameters the server was configured with (for a dummy hash, say).
     public let passwordHasher: PasswordHasher
-    /// The process environment, for the app's own settings.
+    /// The process environment. The app's own settings come parsed in `settings`.
     public let environment: [String: String]
+    /// The app's settings (of the type given to `ServedApp`), from the command line and the environment.
+    public let settings: any ParsableArguments & Sendable
 }

@@ -9,7 +9,7 @@ struct DatabaseOptions: ParsableArguments {
     var database = "./data/coordinatord.sqlite"
 
     @Option(
-        help: "Folder of coordinatord's own migrations: a sqlite and a postgresql folder of NNNN_name.sql files (found next to the binary when omitted).")
+        help: "Folder of coordinatord's own migrations, instead of those built into the binary: a sqlite and a postgresql folder of NNNN_name.sql files.")
     var migrations: String?
 
     @Option(help: "PostgreSQL connections this node keeps at most.")
@@ -20,12 +20,11 @@ struct DatabaseOptions: ParsableArguments {
 
     /// coordinatord's own migrations, then the app's, for the chosen database.
     func allMigrations(_ app: ServedApp) throws -> [Migration] {
-        let folder = try AssetLocator.locate("migrations", explicit: migrations)
         let appMigrations = try app.migrations(dialect)
         if let foreign = appMigrations.first(where: { $0.scope != app.name }) {
             throw MigrationError(description: "the app \(app.name) has a migration of scope \(foreign.scope)")
         }
-        return try Migration.load(directory: folder + "/" + dialect.rawValue) + appMigrations
+        return try ShippedFiles.migrations(dialect, override: migrations) + appMigrations
     }
 }
 

@@ -30,8 +30,6 @@ struct StartupError: Error, CustomStringConvertible {
             let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? "the database folder"
             throw StartupError(
                 description: "cannot create \(path): \(error.underlyingReason); choose a writable --database path")
-        } catch let error as LocatorError {
-            throw StartupError(description: "\(error.description); pass --migrations or install the shared files")
         }
     }
 }

@@ -73,13 +73,6 @@ public final class SampleAppServices: Sendable {
         self.dummyHash = try hasher.hash(Tokens.random())
     }
 
-    /// With the app's settings from the process environment:
-    /// `COORDINATORD_REGISTRATIONS_PER_MINUTE` (e-mails one client may try to register, default 10).
-    public convenience init(hasher: PasswordHasher, environment: [String: String]) throws {
-        let perMinute = environment["COORDINATORD_REGISTRATIONS_PER_MINUTE"].flatMap(Int.init) ?? 10
-        try self.init(hasher: hasher, guards: SampleAppGuards(registrationsPerMinute: perMinute))
-    }
-
     /// The environment for one event, bound to `connection`; `deviceToken` is the client's
     /// `Device-Token` header.
     public func environment(

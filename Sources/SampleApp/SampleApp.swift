@@ -7,10 +7,11 @@ public enum SampleApp {
     /// The app's name; its migrations are recorded under it.
     public static let name = "sample"
 
-    /// The migrations of the app's tables (users, posts, throttles) for `dialect`, shipped in
-    /// its `Migrations` folder.
+    /// The migrations of the app's tables (users, posts, throttles) for `dialect`: its
+    /// `Migrations` folder, built into the module (the EmbedFiles plugin), so no resource bundle
+    /// has to travel beside the binary.
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
-        try Migration.load(from: Bundle.module, scope: name, dialect: dialect)
+        try Migration.load(files: EmbeddedFiles.files(in: "Migrations/" + dialect.rawValue), scope: name)
     }
 
     public static let navigation = NavigationApp(

@@ -46,14 +46,29 @@ public struct Migration: Sendable, Equatable {
     /// Reads every `NNNN_name.sql` file of `directory` as migrations of `scope`, sorted by version.
     /// Other files are ignored; two files with one version are an error.
     public static func load(directory: String, scope: String = Migration.coreScope) throws -> [Migration] {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MigrationError(description: "the migrations folder \(directory) does not exist")
+        }
+        var files: [String: Data] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory) where file.hasSuffix(".sql") {
+            files[file] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
+        }
+        return try load(files: files, scope: scope)
+    }
+
+    /// The migrations of `scope` in `files` (file name → contents): every `NNNN_name.sql`,
+    /// sorted by version. Other names are ignored; two files with one version are an error.
+    public static func load(files: [String: Data], scope: String = Migration.coreScope) throws -> [Migration] {
         var migrations: [Migration] = []
-        for file in files where file.hasSuffix(".sql") {
+        for (file, contents) in files where file.hasSuffix(".sql") {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"), let version = Int(stem[..<underscore]) else {
                 throw MigrationError(description: "migration file \(file) is not named NNNN_name.sql")
             }
-            let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            guard let sql = String(data: contents, encoding: .utf8) else {
+                throw MigrationError(description: "migration file \(file) is not UTF-8")
+            }
             migrations.append(
                 Migration(scope: scope, version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
         }

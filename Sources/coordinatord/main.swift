@@ -4,9 +4,12 @@ import SampleApp
 // The shipped sample app, served by coordinatord's server library.
 await CoordinatorServer.main(
     ServedApp(
-        name: SampleApp.name, navigation: SampleApp.navigation, migrations: { try SampleApp.migrations(for: $0) },
-        environment: { startup in
-            let services = try SampleAppServices(hasher: startup.passwordHasher, environment: startup.environment)
+        name: SampleApp.name, navigation: SampleApp.navigation, settings: SampleAppSettings.self,
+        migrations: { try SampleApp.migrations(for: $0) },
+        environment: { startup, settings in
+            let services = try SampleAppServices(
+                hasher: startup.passwordHasher,
+                guards: SampleAppGuards(registrationsPerMinute: settings.registrationsPerMinute))
             return { connection, passwords, request in
                 services.environment(
                     connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now,

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The guide's code is `Examples/Greeter`, word for word: `make test` builds and tests that
-/// package, so the guide compiles and works.
+/// package, so the guide compiles and works; and that package, copied out of the repository,
+/// builds, passes its tests and serves from wherever its binary is copied.
 @Suite struct GuideTests {
     @Test func everyCodeBlockOfTheGuideIsTheFileItNames() async throws {
         let guide = try String(
@@ -18,5 +20,76 @@ import Testing
             let file = try String(contentsOf: OpenAPITests.repository.appendingPathComponent(path), encoding: .utf8)
             #expect(String(code[..<end.lowerBound]) == file.trimmingCharacters(in: .newlines), "\(path)")
         }
+    }
+
+    /// An app team's package in a folder of its own, depending on this repository by path:
+    /// `swift build`, `swift test`, a release build; then its binary, copied with its resource
+    /// bundles to another folder (the package and its build deleted), serves with `serve --port
+    /// --database` and nothing else. About three minutes of CPU (a debug build with its tests and
+    /// a release build, each of the package and all its dependencies): 2–3 minutes on two idle
+    /// cores, 7–9 on two cores shared with other builds.
+    @Test(.timeLimit(.minutes(30))) func theGuidesPackageBuildsAndServesOutsideTheRepository() async throws {
+        let files = FileManager.default
+        let work = files.temporaryDirectory.appendingPathComponent("coordinatord-outside-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: work) }
+        let package = work.appendingPathComponent("greeter")
+        try files.createDirectory(at: package, withIntermediateDirectories: true)
+        let example = OpenAPITests.repository.appendingPathComponent("Examples/Greeter")
+        for item in ["Package.swift", "Sources", "Tests"] {
+            try files.copyItem(at: example.appendingPathComponent(item), to: package.appendingPathComponent(item))
+        }
+        let manifestURL = package.appendingPathComponent("Package.swift")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        let pointed = manifest.replacingOccurrences(
+            of: #"path: "../..""#, with: #"path: "\#(OpenAPITests.repository.standardizedFileURL.path)""#)
+        #expect(pointed != manifest, "the example's manifest no longer depends on \"../..\"")
+        try pointed.write(to: manifestURL, atomically: true, encoding: .utf8)
+        // The versions this repository resolved, so the copy builds what the repository tests.
+        let resolved = OpenAPITests.repository.appendingPathComponent("Package.resolved")
+        if files.fileExists(atPath: resolved.path) {
+            try files.copyItem(at: resolved, to: package.appendingPathComponent("Package.resolved"))
+        }
+
+        for step in [
+            ["build", "--build-tests"], ["test", "--skip-build"], ["build", "-c", "release", "--product", "greeter"],
+        ] {
+            let result = try await TestHTTP.offPool {
+                try ChildProcess.run("/usr/bin/env", ["swift"] + step + ["--package-path", package.path])
+            }
+            try #require(result.status == 0, "swift \(step.joined(separator: " ")):\n\(result.output.suffix(4000))")
+        }
+
+        // The binary and its resource bundles, nothing else; the package and its build are gone.
+        let built = package.appendingPathComponent(".build/release").resolvingSymlinksInPath()
+        let served = work.appendingPathComponent("served")
+        try files.createDirectory(at: served, withIntermediateDirectories: true)
+        let bundles = try files.contentsOfDirectory(atPath: built.path).filter { $0.hasSuffix(".resources") }
+        #expect(bundles == ["Greeter_Greeter.resources"])
+        for item in ["greeter"] + bundles {
+            try files.copyItem(at: built.appendingPathComponent(item), to: served.appendingPathComponent(item))
+        }
+        try files.removeItem(at: package)
+
+        let server = try await ServerProcess.start(
+            executable: served.appendingPathComponent("greeter").path,
+            commandLine: ["serve", "--port", "0", "--database", "./greeter.sqlite"],
+            databasePath: served.appendingPathComponent("greeter.sqlite").path, directory: served)
+        let health = try await TestHTTP.request(port: server.port, "GET", "/healthz")
+        #expect(health.status == 200)
+        let document = try await TestHTTP.request(port: server.port, "GET", "/openapi.yaml")
+        #expect(document.status == 200)
+        #expect(document.text.hasPrefix("openapi: 3.1"))
+        let page = try await TestHTTP.request(port: server.port, "GET", "/")
+        #expect(page.status == 200)
+        #expect(page.text.lowercased().hasPrefix("<!doctype html>"))
+
+        var client = try await SessionClient.create(port: server.port)
+        #expect(client.topScreen.name == "hello")
+        try Journey.expect200(try await client.send("greet", ["name": "Ada"]))
+        #expect(client.topScreen.name == "greeting")
+        #expect(client.topScreen.props["text"] as? String == "Hello, Ada!")
+        #expect(client.topScreen.props["times"] as? Int == 1)
+        #expect(try await server.stop() == 0)
+        #expect(files.fileExists(atPath: server.databasePath))
     }
 }

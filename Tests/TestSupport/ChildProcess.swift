@@ -7,10 +7,14 @@ import Foundation
 /// never returned. `run` blocks only the calling thread: call it off Swift's pool.
 public enum ChildProcess {
     /// Runs `path` with `arguments`; returns its exit status and what it printed (both streams).
-    public static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// With `environment`, the child gets the test's environment without its `COORDINATORD_*`
+    /// variables, and `environment` over it.
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
-        let pid = try spawn(path, arguments, output: outputPath)
+        let pid = try spawn(path, arguments, output: outputPath, environment: environment)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
@@ -21,7 +25,9 @@ public enum ChildProcess {
 
     /// Spawns `path` with standard input from /dev/null, both output streams to `output`, no other
     /// descriptor inherited.
-    private static func spawn(_ path: String, _ arguments: [String], output: String) throws -> pid_t {
+    private static func spawn(
+        _ path: String, _ arguments: [String], output: String, environment: [String: String]?
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -32,7 +38,15 @@ public enum ChildProcess {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let spawned: Int32
+        if let environment {
+            var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("COORDINATORD_") }
+                .merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { variables.forEach { free($0) } }
+            spawned = posix_spawn(&pid, path, &actions, nil, argv, &variables)
+        } else {
+            spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        }
         guard spawned == 0 else {
             throw TestClientError(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
         }

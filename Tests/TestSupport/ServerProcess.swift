@@ -62,15 +62,34 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
     public static func start(
         databasePath: String? = nil, arguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> ServerProcess {
+        let databasePath = databasePath ?? Self.temporaryDatabasePath()
+        return try await start(
+            commandLine: ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + arguments,
+            databasePath: databasePath, environment: environment)
+    }
+
+    /// Starts `executable` (this repository's `coordinatord` by default) with exactly `commandLine`,
+    /// in `directory`, and waits until it reports its port. `databasePath` is the database the
+    /// command line (or `environment`) names, as an absolute path; the log goes beside it.
+    public static func start(
+        executable: String = binaryPath, commandLine: [String], databasePath: String,
+        environment: [String: String] = [:], directory: URL? = nil
+    ) async throws -> ServerProcess {
         try await TestHTTP.offPool {
-            try ServerProcess(databasePath: databasePath, arguments: arguments, environment: environment)
+            try ServerProcess(
+                executable: executable, commandLine: commandLine, databasePath: databasePath, environment: environment,
+                directory: directory)
         }
     }
 
-    private init(databasePath: String?, arguments: [String], environment: [String: String]) throws {
-        self.databasePath = databasePath ?? Self.temporaryDatabasePath()
-        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-        process.arguments = ["serve", "--port", "0", "--database", self.databasePath, "--log-level", "warning"] + arguments
+    private init(
+        executable: String, commandLine: [String], databasePath: String, environment: [String: String], directory: URL?
+    ) throws {
+        self.databasePath = databasePath
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = commandLine
+        if let directory { process.currentDirectoryURL = directory }
+        // Only the test's own COORDINATORD_* variables: the server refuses ones it does not know.
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("COORDINATORD_") }
         env.merge(environment) { $1 }
         process.environment = env
@@ -91,7 +110,10 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         let handle = output.fileHandleForReading
         while !text.contains("\n") {
             let data = handle.availableData
-            if data.isEmpty { throw TestClientError(description: "server exited before listening: \(text)") }
+            if data.isEmpty {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw TestClientError(description: "server exited before listening: \(text)\(log)")
+            }
             text += String(decoding: data, as: UTF8.self)
         }
         guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
