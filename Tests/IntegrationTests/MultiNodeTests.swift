@@ -146,12 +146,12 @@ import Testing
         for client in clients { acknowledged.record(client) }
         let load = acknowledged.load(clients)
         let target = 300
-        while acknowledged.count.load(ordering: .relaxed) < target && acknowledged.clients.load(ordering: .relaxed) > 4 {
-            await Task.yield()
+        try await waitUntil("\(target) acknowledged events, or most clients stopped") {
+            acknowledged.count.load(ordering: .relaxed) >= target || acknowledged.clients.load(ordering: .relaxed) <= 4
         }
         try await nodes[0].stop(signal: SIGKILL)
         load.cancel()
-        await load.value
+        try await load.value("the load to stop")
         nodes.removeFirst()
 
         for (index, client) in clients.enumerated() {

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct WriterTests {
@@ -25,32 +26,33 @@ import Testing
             job = Task {
                 _ = try await database.writer.write { _ in
                     started.raised.store(true, ordering: .releasing)
-                    gate.wait()  // blocks the writer's own thread, never one of Swift's pool
+                    // Blocks the writer's own thread, never one of Swift's pool.
+                    try wait(for: gate, "the test to release the writer")
                 }
             }
         }
 
         /// Returns once the writer thread runs the holding write.
-        static func hold(_ database: SQLiteDatabase) async -> HeldWriter {
+        static func hold(_ database: SQLiteDatabase) async throws -> HeldWriter {
             let held = HeldWriter(database)
-            while !held.started.raised.load(ordering: .acquiring) { await Task.yield() }
+            try await waitUntil("the writer to run the holding write") { held.started.raised.load(ordering: .acquiring) }
             return held
         }
 
         func release() async throws {
             gate.signal()
-            try await job.value
+            try await job.value("the holding write")
         }
     }
 
-    /// Waits (without sleeping on a clock) until `count` writes are queued.
-    static func waitUntilQueued(_ database: SQLiteDatabase, _ count: Int) async {
-        while database.writer.statistics.pending < count { await Task.yield() }
+    /// Waits until `count` writes are queued.
+    static func waitUntilQueued(_ database: SQLiteDatabase, _ count: Int) async throws {
+        try await waitUntil("\(count) writes queued") { database.writer.statistics.pending >= count }
     }
 
     @Test func writesQueuedWhileTheWriterIsBusyCommitTogetherInOneBatch() async throws {
         let database = try Self.database()
-        let held = await HeldWriter.hold(database)
+        let held = try await HeldWriter.hold(database)
         let writes = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<50 {
@@ -63,9 +65,9 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        await Self.waitUntilQueued(database, 50)
+        try await Self.waitUntilQueued(database, 50)
         try await held.release()
-        try await writes.value
+        try await writes.value("the queued writes")
         let count = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM items") { $0.int(0) } }
         #expect(count == 50)
         // The held write was one batch; all fifty waiting ones were the next.
@@ -78,19 +80,19 @@ import Testing
     @Test func aFailingWriteRollsBackOnlyItselfInASharedBatch() async throws {
         let database = try Self.database()
         _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('taken')") }
-        let held = await HeldWriter.hold(database)
+        let held = try await HeldWriter.hold(database)
         let good = Task { try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('fresh')") } }
-        await Self.waitUntilQueued(database, 1)
+        try await Self.waitUntilQueued(database, 1)
         let bad = Task {
             try await database.writer.write { connection in
                 try connection.run("INSERT INTO items (name) VALUES ('half')")
                 return try connection.run("INSERT INTO items (name) VALUES ('taken')")
             }
         }
-        await Self.waitUntilQueued(database, 2)
+        try await Self.waitUntilQueued(database, 2)
         try await held.release()
-        #expect(try await good.value == 1)
-        await #expect(throws: SQLiteError.self) { try await bad.value }
+        #expect(try await good.value("the good write") == 1)
+        await #expect(throws: SQLiteError.self) { try await bad.value("the bad write") }
         let names = try await database.readers.read { try $0.query("SELECT name FROM items ORDER BY name") { $0.string(0) } }
         #expect(names == ["fresh", "taken"])
         // The good and the bad write shared one batch (after the first write and the held one).

@@ -44,7 +44,8 @@ struct AppHarness {
     mutating func send(_ event: String, _ payload: JSONValue = .null) async throws -> EventOutcome {
         var prepared = PreparedPasswords(hasher: Self.hasher)
         now += 1
-        while true {
+        // A few rounds of password work at most, as the session service allows.
+        for _ in 0..<8 {
             var working = tree
             do {
                 let environment = services.environment(
@@ -60,6 +61,7 @@ struct AppHarness {
                 try await prepared.perform(needed.work, on: pool)
             }
         }
+        throw NavigationError("\(event) kept asking for password work")
     }
 
     /// Sends `output` from the top screen, which must be a `screen`: the flow as typed values.

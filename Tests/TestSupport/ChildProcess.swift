@@ -6,17 +6,43 @@ import Foundation
 /// child that exits while many test threads wait was seen never to be reaped, so `waitUntilExit`
 /// never returned. `run` blocks only the calling thread: call it off Swift's pool.
 public enum ChildProcess {
+    /// How long a child may run before it is killed and the test fails.
+    public static let deadlineSeconds: Double = 300
+
     /// Runs `path` with `arguments`; returns its exit status and what it printed (both streams).
-    public static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// A child still running after `seconds` is killed, and `DeadlineExceeded` thrown.
+    public static func run(_ path: String, _ arguments: [String], seconds: Double = deadlineSeconds) throws
+        -> (status: Int32, output: String)
+    {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
         let pid = try spawn(path, arguments, output: outputPath)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let status = try waitForExit(pid, seconds: seconds) {
+            "\(path) \(arguments.joined(separator: " ")) to exit"
+        }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exited = status & 0x7f == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+
+    /// Reaps `pid`, checking every few milliseconds (this thread may block); kills it past `seconds`.
+    private static func waitForExit(_ pid: pid_t, seconds: Double, _ what: () -> String) throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return status }
+            if reaped == -1 && errno != EINTR {
+                throw TestClientError(description: "waitpid failed: errno \(errno)")
+            }
+            if ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}  // SIGKILL ends it at once
+                throw DeadlineExceeded(what(), seconds: seconds)
+            }
+            usleep(2_000)
+        }
     }
 
     /// Spawns `path` with standard input from /dev/null, both output streams to `output`, no other
