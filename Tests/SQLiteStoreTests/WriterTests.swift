@@ -1,5 +1,6 @@
+import CSQLite
 import Foundation
-import SQLiteStore
+@testable import SQLiteStore
 import Store
 import Synchronization
 import TestSupport
@@ -136,6 +137,8 @@ import Testing
         await database.close()
     }
 
+    /// A refused write is rolled back, not committed to the deleted file: the readers, which still
+    /// read that file, never see it; and reads through the store are refused too.
     @Test func aDeletedDatabaseFileFailsWritesInsteadOfAcknowledgingThem() async throws {
         let path = MigratorTests.temporaryPath()
         let database = try Self.database(path: path)
@@ -144,7 +147,39 @@ import Testing
         await #expect(throws: DatabaseFileReplaced.self) {
             _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('lost')") }
         }
+        let names = try await database.readers.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        #expect(names == ["kept"])
+        await #expect(throws: DatabaseFileReplaced.self) {
+            try await database.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        }
         #expect(await database.healthProblem() == "the database file was deleted or replaced")
+        await database.close()
+    }
+
+    /// The file deleted during the commit, after the check before it: the batch landed in the
+    /// deleted file, so it is reported as failed, and the store's reads, which would see it there,
+    /// are refused.
+    @Test func aFileDeletedDuringTheCommitFailsItsBatchAndIsNeverReadFrom() async throws {
+        let path = MigratorTests.temporaryPath()
+        let database = try Self.database(path: path)
+        let pathCopy = strdup(path)!
+        defer { free(pathCopy) }
+        let address = UInt(bitPattern: pathCopy)  // the hook's context; an integer is Sendable
+        await #expect(throws: DatabaseFileReplaced.self) {
+            _ = try await database.writer.write { connection in
+                try connection.run("INSERT INTO items (name) VALUES ('landed in the deleted file')")
+                // Runs inside COMMIT: the file goes after the writer's check and before the commit ends.
+                sqlite3_commit_hook(connection.handle, { context in
+                    unlink(context!.assumingMemoryBound(to: CChar.self))
+                    return 0
+                }, UnsafeMutableRawPointer(bitPattern: address))
+            }
+        }
+        let seenInTheDeletedFile = try await database.readers.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        #expect(seenInTheDeletedFile == ["landed in the deleted file"])
+        await #expect(throws: DatabaseFileReplaced.self) {
+            try await database.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        }
         await database.close()
     }
 
