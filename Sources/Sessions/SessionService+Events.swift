@@ -40,6 +40,9 @@ extension SessionService {
 
     /// Retries when the resident copy turned out to be outdated (a few times at most: each retry
     /// starts from the stored version, so it fails again only if yet another event won meanwhile).
+    /// An event that lost every time (to events through other nodes) is a stale tap: `409` with
+    /// the current state, like a tap on a screen that is no longer on top. Nothing is wrong with
+    /// storage, so never `503`.
     private func postOnce(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
         for _ in 0..<5 {
             do {
@@ -48,7 +51,17 @@ extension SessionService {
                 continue
             }
         }
-        throw SessionError.storageUnavailable("the session kept changing; retry")
+        throw try await lostRace(request)
+    }
+
+    /// The `409` for an event that other events kept overtaking, with the state as stored now.
+    private func lostRace(_ request: EventRequest) async throws -> SessionError {
+        // Not `forEvent`: on a shared store the resident copy is checked against the stored version.
+        try await withSession(id: request.sessionID, token: request.token) { session in
+            .staleScreen(
+                state: render(session.current, id: session.id),
+                detail: "Other events changed the session while this one was applied; it was not applied.")
+        }
     }
 
     private func authenticatedPost(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {

@@ -83,6 +83,22 @@ import Testing
         #expect(stored.json["version"] as? Int == rounds + 1)
     }
 
+    /// Nine racers on one session through three nodes: a racer that lost to other nodes' events
+    /// gets a `409` with the current State, never `503` (nothing is wrong with storage).
+    @Test func nineRacersAcrossNodesGet200Or409NeverA503() async throws {
+        let nodes = try await Self.nodes(3)
+        var session = try await SessionClient.create(port: nodes[0].port)
+        try await Journey.register(&session, email: "racers@example.com", displayName: "Racer")
+        let answers = try await ConcurrencyTests.race(session, ports: nodes.map(\.port), racers: 9, rounds: 8) { _ in "refresh" }
+        ConcurrencyTests.checkRace(answers, startingAt: session.version)
+        // Every node reads the version the last `200` gave.
+        let last = answers.compactMap { $0.json["version"] as? Int }.max() ?? session.version
+        for node in nodes {
+            let read = try await session.moved(to: node.port).get("")
+            #expect(read.headers["etag"] == "\"\(last)\"")
+        }
+    }
+
     /// One e-mail registered through three nodes at once: exactly one session gets it.
     @Test func aRegistrationRaceAcrossNodesHasOneWinner() async throws {
         let nodes = try await Self.nodes(3)
