@@ -45,6 +45,17 @@ public enum ChildProcess {
         }
     }
 
+    /// Starts `path` with its output discarded and returns its process id, for a child the test
+    /// ends itself (`kill`, then `reap`).
+    public static func start(_ path: String, _ arguments: [String]) throws -> pid_t {
+        try spawn(path, arguments, output: "/dev/null")
+    }
+
+    /// Waits for `pid` (killed just before) to end, at most `seconds`.
+    public static func reap(_ pid: pid_t, seconds: Double = defaultDeadlineSeconds) throws {
+        _ = try waitForExit(pid, seconds: seconds) { "process \(pid) to end" }
+    }
+
     /// Spawns `path` with standard input from /dev/null, both output streams to `output`, no other
     /// descriptor inherited.
     private static func spawn(_ path: String, _ arguments: [String], output: String) throws -> pid_t {
