@@ -67,6 +67,8 @@ import Testing
             load.cancel()
             try await load.value("the load to stop")
 
+            // A COMMIT the dead server sent may still land (see `MultiNodeTests.waitForTransactionsToEnd`).
+            if backend == .postgresql { try await MultiNodeTests.waitForTransactionsToEnd(path) }
             if backend == .sqlite {
                 let check = try SQLiteConnection(path: path)
                 #expect(try check.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok", "round \(round)")
