@@ -111,6 +111,11 @@ extension SessionService {
         try await session.lock.withLock {
             let current = session.current
             if current.retired { throw ResidentCopyOutdated() }
+            // An event that got the lock first may have rotated the token (a sign-in, a sign-out):
+            // this request lost that race, and its dead token reaches neither the new state nor it.
+            guard let token = request.token, Tokens.constantTimeEquals(current.tokenHash, Tokens.sha256(token)) else {
+                throw SessionError.unauthorized
+            }
             let now = now()
             guard current.expiresAt >= now else { throw SessionError.unauthorized }  // deleted while we waited
             if let expected = request.ifMatch, expected != current.version {
