@@ -49,6 +49,9 @@ public final class PostgresConnection: SQLConnection {
             transaction = try begin()
         } catch let error as PostgresError where error.isStorageFailure {
             throw TransactionNotBegun(cause: error)
+        } catch {
+            if isHealthy { try? execute("ROLLBACK") }  // `BEGIN` may have run without its id
+            throw error
         }
         do {
             let result = try body()
