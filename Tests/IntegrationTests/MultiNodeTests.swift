@@ -166,7 +166,8 @@ import Testing
 
     /// The same, round after round with every core kept busy by another process (issue 19 item 14:
     /// once in 21 runs on a loaded machine a session's next event was refused). Each round kills
-    /// another node at a random point of the load and starts it again afterwards.
+    /// another node at a random point of the load and starts it again afterwards (12 rounds here;
+    /// 100 rounds passed when the fix was made).
     /// `NODE_KILL_ROUNDS=200 swift test --filter MultiNodeTests` runs longer.
     @Test func killingNodesRoundAfterRoundOnABusyMachineRefusesNoValidEvent() async throws {
         let hog = try CPUHog()
@@ -178,7 +179,7 @@ import Testing
         let acknowledged = CrashTests.Acknowledgements()
         for client in clients { acknowledged.record(client) }
         var random = SplitMix64(state: 14)
-        let rounds = Int(ProcessInfo.processInfo.environment["NODE_KILL_ROUNDS"] ?? "") ?? 16
+        let rounds = Int(ProcessInfo.processInfo.environment["NODE_KILL_ROUNDS"] ?? "") ?? 12
         for round in 0..<rounds {
             let victim = round % nodes.count
             try await Self.killRound(
