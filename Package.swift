@@ -91,14 +91,15 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store"]),
-        .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
+        .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets"]),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
-                "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", .product(name: "Logging", package: "swift-log"),
+                "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],

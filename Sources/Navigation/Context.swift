@@ -219,7 +219,8 @@ public struct Context {
 
     // MARK: Internals
 
-    /// Runs `body` on coordinator `id` with this context acting for it, then stores it back.
+    /// Runs `body` on coordinator `id` with this context acting for it, then stores it back with
+    /// its encoding: both or, when it fails to encode, neither (the error fails the event).
     mutating func run<T>(_ id: CoordinatorID, _ body: (inout any Coordinator, inout Context) throws -> T) throws -> T {
         guard var coordinator = tree.nodes[id]?.coordinator else { throw NavigationError("no coordinator \(id)") }
         let previous = coordinator
@@ -228,8 +229,11 @@ public struct Context {
         defer { coordinatorID = caller }
         let result = try body(&coordinator, &self)
         try checkMisuse()
-        tree.nodes[id]?.coordinator = coordinator
-        try tree.nodes[id]?.refreshEncodedState(previous: previous)
+        // The body may have removed the node (a child that finished, say).
+        guard var node = tree.nodes[id] else { return result }
+        node.coordinator = coordinator
+        try node.refreshEncodedState(previous: previous)
+        tree.nodes[id] = node
         return result
     }
 

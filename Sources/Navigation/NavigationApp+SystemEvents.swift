@@ -5,7 +5,7 @@ extension NavigationApp {
         let layer = context.tree.layers[index]
         let stack = StackRef(layer: layer.id, tab: layer.isTabs ? layer.selectedTab : nil)
         let removed = try context.tree.withStack(stack) { $0.removeLast() }
-        notifyRemoved([removed], &context)
+        try notifyRemoved([removed], &context)
     }
 
     /// `dismiss`: removes the top layer and tells the owners of its screens, top first.
@@ -13,7 +13,7 @@ extension NavigationApp {
         guard let index = context.tree.topLayerIndex else { return }
         let layer = context.tree.layers[index]
         context.tree.layers.removeSubrange(index...)
-        notifyRemoved(layer.allScreens.reversed(), &context)
+        try notifyRemoved(layer.allScreens.reversed(), &context)
     }
 
     /// `selectTab {tab}`: selects the tab and tells the tab layer's owner.
@@ -31,9 +31,10 @@ extension NavigationApp {
         }
     }
 
-    private func notifyRemoved(_ screens: [Screen], _ context: inout Context) {
+    /// Runs each owner's `screenRemoved`; an owner that then fails to encode fails the event.
+    private func notifyRemoved(_ screens: [Screen], _ context: inout Context) throws {
         for screen in screens where context.tree.nodes[screen.owner] != nil {
-            _ = try? context.run(screen.owner) { coordinator, context in coordinator.screenRemoved(screen, &context) }
+            try context.run(screen.owner) { coordinator, context in coordinator.screenRemoved(screen, &context) }
         }
     }
 }

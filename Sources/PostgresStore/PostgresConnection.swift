@@ -40,12 +40,18 @@ public final class PostgresConnection: SQLConnection {
 
     /// Runs `body` in a transaction: `COMMIT` if it returns, `ROLLBACK` if it throws. A statement
     /// that failed inside aborts the transaction even if `body` caught its error: then nothing
-    /// commits and this throws. A connection that breaks at `BEGIN` throws `TransactionNotBegun`.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// commits and this throws. A connection that breaks at `BEGIN` throws `TransactionNotBegun`;
+    /// one that breaks during `COMMIT` throws `CommitUnconfirmed`, since the server may have
+    /// committed before its answer was lost.
+    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
+        let transaction: Int64
         do {
-            try execute("BEGIN")
+            transaction = try begin()
         } catch let error as PostgresError where error.isStorageFailure {
             throw TransactionNotBegun(cause: error)
+        } catch {
+            if isHealthy { try? execute("ROLLBACK") }  // `BEGIN` may have run without its id
+            throw error
         }
         do {
             let result = try body()
@@ -53,12 +59,29 @@ public final class PostgresConnection: SQLConnection {
                 throw PostgresError(
                     sqlState: "25P02", message: "a statement failed inside the transaction; nothing was committed")
             }
-            try execute("COMMIT")
+            do {
+                try execute("COMMIT")
+            } catch let error as PostgresError where !isHealthy {
+                throw CommitUnconfirmed(transaction: transaction, result: result, cause: error)
+            }
             return result
         } catch {
             if isHealthy { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// `BEGIN`, and the transaction's id (for `txid_status` should its `COMMIT` go unanswered), in
+    /// one round trip.
+    private func begin() throws -> Int64 {
+        let sql = "BEGIN; SELECT txid_current()"
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard PQntuples(result) == 1, let text = PQgetvalue(result, 0, 0), let id = Int64(String(cString: text)) else {
+            throw PostgresError(sqlState: "", message: "BEGIN answered no transaction id", sql: sql)
+        }
+        return id
     }
 
     /// Reconnects a broken connection with the same parameters; prepared statements start afresh.

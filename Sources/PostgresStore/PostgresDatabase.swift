@@ -7,7 +7,9 @@ import Store
 /// the WAL flush between concurrent commits); it is answered once `COMMIT` returns. A write
 /// that hit a serialization failure or a deadlock runs again (its work must be repeatable: it
 /// is, for the session service, which applies events to a copy). Reads run outside any
-/// transaction and see what is committed.
+/// transaction and see what is committed. When the connection breaks during `COMMIT`, the write is
+/// answered as what became of it, which another connection asks (`txid_status`): a `503` that says
+/// nothing changed is never given for a write that committed.
 package final class PostgresDatabase: Store {
     private let pool: PostgresPool
     package let location: String
@@ -30,6 +32,10 @@ package final class PostgresDatabase: Store {
             attempt += 1
             do {
                 return try await pool.withConnection { connection in try connection.transaction { try work(connection) } }
+            } catch let unconfirmed as CommitUnconfirmed {
+                // Answered only as what it was: done if it committed, failed (nothing kept) if not.
+                guard try await committed(unconfirmed) else { throw unconfirmed.cause }
+                return unconfirmed.result as! T  // what `work` returned
             } catch let error as PostgresError where error.isRetryable && attempt < 4 {
                 continue
             } catch is TransactionNotBegun where attempt < 2 {
@@ -38,6 +44,31 @@ package final class PostgresDatabase: Store {
                 continue
             }
         }
+    }
+
+    /// Whether the transaction whose `COMMIT` went unanswered committed, asked on another
+    /// connection. While its backend still works on it, asked again a little later (it ends with the
+    /// `COMMIT`, or rolls back once it sees its client gone). Throws the lost `COMMIT`'s error when
+    /// the server cannot say (then it is not known, and the caller hears of a storage failure).
+    private func committed(_ unconfirmed: CommitUnconfirmed) async throws -> Bool {
+        let transaction = unconfirmed.transaction
+        for _ in 0..<500 {
+            let status: String?
+            do {
+                status = try await read {
+                    try $0.queryFirst("SELECT txid_status(?1)", [.integer(transaction)]) { $0.optionalString(0) } ?? nil
+                }
+            } catch {
+                throw unconfirmed.cause
+            }
+            switch status {
+            case "committed": return true
+            case "aborted": return false
+            case "in progress": try? await Task.sleep(for: .milliseconds(10))
+            default: throw unconfirmed.cause  // an id the server no longer knows
+            }
+        }
+        throw unconfirmed.cause
     }
 
     /// A read that failed because its connection broke runs once more on a fresh connection (a

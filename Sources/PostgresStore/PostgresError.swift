@@ -45,3 +45,14 @@ public struct TransactionNotBegun: DatabaseError {
     public var isStorageFailure: Bool { true }
     public var description: String { "cannot begin a transaction: \(cause)" }
 }
+
+/// The connection broke during `COMMIT`: the server may have committed before its answer was lost.
+/// `transaction`'s fate is asked on another connection (`txid_status`); `result` is what the work
+/// returned, the answer if it did commit.
+public struct CommitUnconfirmed: Error {
+    /// The transaction's id (`txid_current()`).
+    public let transaction: Int64
+    public let result: any Sendable
+    /// Why `COMMIT` got no answer.
+    public let cause: PostgresError
+}

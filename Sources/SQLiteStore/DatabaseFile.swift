@@ -9,8 +9,9 @@ import Glibc
 /// replaced while the server runs, and an exclusive lock that keeps a second server off it.
 ///
 /// SQLite keeps writing to a deleted file through its open descriptors, and the next start opens
-/// another file: whatever was committed meanwhile is lost. So every commit checks the identity
-/// afterwards and refuses to acknowledge writes that went to a file nobody will open again.
+/// another file: whatever was committed meanwhile is lost. So the writer checks the identity
+/// before and after each commit and the readers after each read: writes are refused rather than
+/// acknowledged into a file nobody will open again, and reads refused rather than served from it.
 package final class DatabaseFile: Sendable {
     package let path: String
     private let device: UInt64
@@ -46,6 +47,11 @@ package final class DatabaseFile: Sendable {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }
+
+    /// Throws `DatabaseFileReplaced` unless `path` still names the file that was opened.
+    package func checkStillInPlace() throws(DatabaseFileReplaced) {
+        guard isStillInPlace else { throw DatabaseFileReplaced(path: path) }
     }
 
     /// True when the file system holding the database is mounted read-only or has no space left.

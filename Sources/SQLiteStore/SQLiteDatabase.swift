@@ -38,8 +38,15 @@ package final class SQLiteDatabase: Store {
         try await writer.write(work)
     }
 
+    /// Reads committed data; refused once the file was deleted or replaced (checked after the read,
+    /// so that nothing read from the deleted file, where a refused batch may have landed, is served).
     package func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await readers.read(work)
+        let file = self.file
+        return try await readers.read { connection in
+            let result = try work(connection)
+            try file.checkStillInPlace()
+            return result
+        }
     }
 
     package func attemptReadOnly<T: Sendable, U: Sendable>(

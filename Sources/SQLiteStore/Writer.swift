@@ -8,8 +8,10 @@ import Store
 /// back and only it gets the error. The callers of a batch are answered after the batch's
 /// `COMMIT` returns (with `synchronous=FULL`, after the fsync), so one fsync serves them all;
 /// if the commit fails, every caller of the batch gets the error and nothing of theirs is kept.
-/// After each commit the file is checked to be the one opened (`DatabaseFile`): a batch committed
-/// to a deleted or replaced file is reported as failed, never acknowledged.
+/// Before each commit the file is checked to be the one opened (`DatabaseFile`): a batch for a
+/// deleted or replaced file is rolled back, so that its callers' `503` is true and the readers
+/// (which still see the deleted file) never show it. It is checked again after the commit, for a
+/// file deleted meanwhile: that batch is reported as failed, never acknowledged.
 /// Work runs on the writer thread and must not wait for anything slow.
 package final class Writer: Sendable {
     private let queue = WriteQueue()
@@ -73,8 +75,9 @@ package final class Writer: Sendable {
                     if !ok { try connection.run("ROLLBACK TO write") }
                     try connection.run("RELEASE write")
                 }
+                try file?.checkStillInPlace()
                 try connection.run("COMMIT")
-                if let file, !file.isStillInPlace { throw DatabaseFileReplaced(path: file.path) }
+                try file?.checkStillInPlace()
             } catch {
                 try? connection.execute("ROLLBACK")
                 for job in batch { job.complete(failure: error) }

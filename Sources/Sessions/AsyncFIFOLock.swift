@@ -53,6 +53,9 @@ final class AsyncFIFOLock: Sendable {
         return try await body()
     }
 
+    /// Callers waiting for the lock now (for tests).
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// True while held or awaited; such a session must stay resident.
     var isBusy: Bool { state.withLock { $0.locked || !$0.waiters.isEmpty } }
 }

@@ -42,6 +42,9 @@ extension SessionService {
 
     /// Retries when the resident copy turned out to be outdated (a few times at most: each retry
     /// starts from the stored version, so it fails again only if yet another event won meanwhile).
+    /// An event that lost every time (to events through other nodes) is a stale tap: `409` with
+    /// the current state, like a tap on a screen that is no longer on top. Nothing is wrong with
+    /// storage, so never `503`.
     private func postOnce(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
         for _ in 0..<5 {
             do {
@@ -50,7 +53,17 @@ extension SessionService {
                 continue
             }
         }
-        throw SessionError.storageUnavailable("the session kept changing; retry")
+        throw try await lostRace(request)
+    }
+
+    /// The `409` for an event that other events kept overtaking, with the state as stored now.
+    private func lostRace(_ request: EventRequest) async throws -> SessionError {
+        // Not `forEvent`: on a shared store the resident copy is checked against the stored version.
+        try await withSession(id: request.sessionID, token: request.token) { session in
+            .staleScreen(
+                state: render(session.current, id: session.id),
+                detail: "Other events changed the session while this one was applied; it was not applied.")
+        }
     }
 
     private func authenticatedPost(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
@@ -100,6 +113,11 @@ extension SessionService {
         try await session.lock.withLock {
             let current = session.current
             if current.retired { throw ResidentCopyOutdated() }
+            // An event that got the lock first may have rotated the token (a sign-in, a sign-out):
+            // this request lost that race, and its dead token reaches neither the new state nor it.
+            guard let token = request.token, Tokens.constantTimeEquals(current.tokenHash, Tokens.sha256(token)) else {
+                throw SessionError.unauthorized
+            }
             let now = now()
             guard current.expiresAt >= now else { throw SessionError.unauthorized }  // deleted while we waited
             if let expected = request.ifMatch, expected != current.version {

@@ -117,21 +117,21 @@ import Glibc
         let release = Release()
         var router = HTTPServerTests.echoRouter()
         router.get("/slow") { _ in
-            while !release.released.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil("the test to release /slow") { release.released.load(ordering: .acquiring) }
             return .text("done")
         }
         let server = try HTTPServerTests.start(router)
         let port = server.port
-        let keepAlive = try HTTPConnection(port: port, receiveTimeoutSeconds: 10)
+        let keepAlive = try HTTPConnection(port: port)  // the default deadline: no bet on the machine's speed
         let first = try await TestHTTP.offPool { try keepAlive.request("GET", "/items/1") }
         #expect(first.status == 200)
         #expect(first.headers["connection"] == nil)
 
         let slow = Task { try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/slow") } }
-        while server.requestsInFlight == 0 { await Task.yield() }
+        try await waitUntil("the slow request in flight") { server.requestsInFlight > 0 }
         let stopping = Task { await server.shutdown(gracePeriod: .seconds(30)) }
         // Draining has begun once the listener is gone.
-        while (try? HTTPConnection(port: port)) != nil { await Task.yield() }
+        try await waitUntil("the listener to close") { (try? HTTPConnection(port: port)) == nil }
 
         let refused = try await TestHTTP.offPool { try keepAlive.request("GET", "/items/2") }
         #expect(refused.status == 503)
@@ -139,11 +139,11 @@ import Glibc
         #expect(try await TestHTTP.offPool { keepAlive.isClosedByPeer() })
 
         release.released.store(true, ordering: .releasing)
-        let answered = try await slow.value
+        let answered = try await slow.value("the request in flight")
         #expect(answered.status == 200)
         #expect(answered.text == "done")
         #expect(answered.headers["connection"]?.lowercased() == "close")
-        #expect(await stopping.value)
+        #expect(try await stopping.value("the graceful stop"))
     }
 
     @Test func unexpectedErrorsAre500AndReportedWithTheirRequest() async throws {

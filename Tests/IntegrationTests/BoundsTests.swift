@@ -43,7 +43,9 @@ import Testing
             var client = first
             return try await client.send("submit", ["email": "q@example.com", "password": Journey.password])
         }
-        while try await server.metric("coordinatord_password_queue_depth") != 1 { await Task.yield() }
+        try await waitUntil("the sign-in queued for the paused pool") {
+            try await server.metric("coordinatord_password_queue_depth") == 1
+        }
 
         var second = try await SessionClient.create(port: server.port)
         try Journey.expect200(try await second.send("logIn"))
@@ -55,7 +57,7 @@ import Testing
         #expect(second.topScreen.name == "login")
 
         try await server.pausePasswordPool(false)
-        #expect(try await waiting.value.status == 200)
+        #expect(try await waiting.value("the queued sign-in").status == 200)
         #expect(try await server.metric("coordinatord_password_jobs_refused_total") == 1)
     }
 

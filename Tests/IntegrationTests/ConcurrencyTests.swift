@@ -51,6 +51,61 @@ import Testing
         #expect(final.version == 1 + 64 * perClient)
     }
 
+    /// Racers tap one session at once: `racers[i]` goes to `ports[i % ports.count]`, each sending
+    /// `rounds` events chosen by `event` from the last State it saw. Returns every answer; the
+    /// caller checks them with `checkRace`.
+    static func race(
+        _ session: SessionClient, ports: [UInt16], racers: Int, rounds: Int, event: @escaping @Sendable (SessionClient) -> String
+    ) async throws -> [TestResponse] {
+        try await withThrowingTaskGroup(of: [TestResponse].self) { group in
+            for racer in 0..<racers {
+                group.addTask {
+                    var client = session.moved(to: ports[racer % ports.count])
+                    var answers: [TestResponse] = []
+                    for _ in 0..<rounds {
+                        let response = try await client.send(event(client))
+                        answers.append(response)
+                        if response.status == 409, let state = response.json["state"] as? [String: Any] {
+                            client = SessionClient(
+                                port: client.port, id: client.id, token: client.token, stateText: SessionClient.json(state))
+                        }
+                    }
+                    return answers
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    /// Every answer of a race is a `200` or a `409` with the current State (a lost race is a stale
+    /// tap, never a storage failure); the `200`s are versions 2, 3, … with none twice or skipped.
+    static func checkRace(_ answers: [TestResponse], startingAt version: Int) {
+        let statuses = Dictionary(grouping: answers, by: \.status).mapValues(\.count)
+        #expect(Set(statuses.keys).isSubset(of: [200, 409]), "\(statuses)")
+        for answer in answers where answer.status == 409 {
+            #expect(answer.json["state"] is [String: Any], "\(answer.text)")
+        }
+        let applied = answers.filter { $0.status == 200 }.compactMap { $0.json["version"] as? Int }.sorted()
+        #expect(applied == Array((version + 1)..<(version + 1 + applied.count)))
+    }
+
+    /// Nine racers on one session of one server: events apply one at a time; every answer is a
+    /// `200` or, for a tap the session moved past, a `409`.
+    @Test(arguments: Backend.allCases) func nineRacersOnOneSessionGet200Or409(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
+        var session = try await SessionClient.create(port: server.port)
+        try await Journey.register(&session, email: "racer@example.com", displayName: "Racer")
+        // `refresh` is valid on every version; `logIn`/`back` only on the version it was chosen from.
+        let refreshes = try await Self.race(session, ports: [server.port], racers: 9, rounds: 6) { _ in "refresh" }
+        Self.checkRace(refreshes, startingAt: session.version)
+        #expect(refreshes.allSatisfy { $0.status == 200 }, "one server applies every valid tap in turn")
+        _ = try await session.refresh()
+        var fresh = try await SessionClient.create(port: server.port)
+        _ = try await fresh.refresh()
+        let taps = try await Self.race(fresh, ports: [server.port], racers: 9, rounds: 6) { Self.nextEvent(for: $0) }
+        Self.checkRace(taps, startingAt: fresh.version)
+    }
+
     @Test(arguments: Backend.allCases) func manySessionsAtOnce(backend: Backend) async throws {
         let server = try await ServerProcess.start(backend: backend)
         let port = server.port

@@ -60,13 +60,15 @@ import Testing
             // Kill at a random point of the load, measured in acknowledged events, not in time
             // (or as soon as every client stopped, which the checks below then report).
             let target = acknowledged.count.load(ordering: .relaxed) + Int.random(in: 20...200, using: &generator)
-            while acknowledged.count.load(ordering: .relaxed) < target && acknowledged.clients.load(ordering: .relaxed) > 0 {
-                await Task.yield()
+            try await waitUntil("\(target) acknowledged events, or every client stopped") {
+                acknowledged.count.load(ordering: .relaxed) >= target || acknowledged.clients.load(ordering: .relaxed) == 0
             }
             try await server.stop(signal: SIGKILL)
             load.cancel()
-            await load.value
+            try await load.value("the load to stop")
 
+            // A COMMIT the dead server sent may still land (see `MultiNodeTests.waitForTransactionsToEnd`).
+            if backend == .postgresql { try await MultiNodeTests.waitForTransactionsToEnd(path) }
             if backend == .sqlite {
                 let check = try SQLiteConnection(path: path)
                 #expect(try check.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok", "round \(round)")

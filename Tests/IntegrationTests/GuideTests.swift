@@ -54,7 +54,8 @@ import Testing
             ["build", "--build-tests"], ["test", "--skip-build"], ["build", "-c", "release", "--product", "greeter"],
         ] {
             let result = try await TestHTTP.offPool {
-                try ChildProcess.run("/usr/bin/env", ["swift"] + step + ["--package-path", package.path])
+                // A build of the package and its dependencies: minutes on 2 loaded cores, so a deadline of its own.
+                try ChildProcess.run("/usr/bin/env", ["swift"] + step + ["--package-path", package.path], seconds: 1800)
             }
             try #require(result.status == 0, "swift \(step.joined(separator: " ")):\n\(result.output.suffix(4000))")
         }

@@ -67,12 +67,14 @@ import Testing
             return try await client.send(
                 "submit", ["email": "busy@example.com", "password": Journey.password], headers: ["Idempotency-Key": "slow"])
         }
-        while try await server.metric("coordinatord_password_queue_depth") != 1 { await Task.yield() }
+        try await waitUntil("the sign-in queued for the paused pool") {
+            try await server.metric("coordinatord_password_queue_depth") == 1
+        }
         var retry = client
         let second = try await retry.send("submit", body, headers: ["Idempotency-Key": "slow"])
         #expect(second.status == 409)
         try await server.pausePasswordPool(false)
-        let firstAnswer = try await first.value
+        let firstAnswer = try await first.value("the first sign-in")
         #expect(firstAnswer.status == 200)
         // Once the first is done, the retry replays it.
         let third = try await retry.send("submit", body, screen: "s2", headers: ["Idempotency-Key": "slow"])

@@ -83,6 +83,22 @@ import Testing
         #expect(stored.json["version"] as? Int == rounds + 1)
     }
 
+    /// Nine racers on one session through three nodes: a racer that lost to other nodes' events
+    /// gets a `409` with the current State, never `503` (nothing is wrong with storage).
+    @Test func nineRacersAcrossNodesGet200Or409NeverA503() async throws {
+        let nodes = try await Self.nodes(3)
+        var session = try await SessionClient.create(port: nodes[0].port)
+        try await Journey.register(&session, email: "racers@example.com", displayName: "Racer")
+        let answers = try await ConcurrencyTests.race(session, ports: nodes.map(\.port), racers: 9, rounds: 8) { _ in "refresh" }
+        ConcurrencyTests.checkRace(answers, startingAt: session.version)
+        // Every node reads the version the last `200` gave.
+        let last = answers.compactMap { $0.json["version"] as? Int }.max() ?? session.version
+        for node in nodes {
+            let read = try await session.moved(to: node.port).get("")
+            #expect(read.headers["etag"] == "\"\(last)\"")
+        }
+    }
+
     /// One e-mail registered through three nodes at once: exactly one session gets it.
     @Test func aRegistrationRaceAcrossNodesHasOneWinner() async throws {
         let nodes = try await Self.nodes(3)
@@ -139,36 +155,145 @@ import Testing
     /// `kill -9` of one node under load: no acknowledged event is lost, and its sessions go on
     /// through the other nodes.
     @Test func killingANodeUnderLoadLosesNothingAndItsSessionsGoOn() async throws {
-        var nodes = try await Self.nodes(3)
+        let nodes = try await Self.nodes(3)
         var clients: [SessionClient] = []
         for index in 0..<12 { clients.append(try await SessionClient.create(port: nodes[index % 3].port)) }
         let acknowledged = CrashTests.Acknowledgements()
         for client in clients { acknowledged.record(client) }
-        let load = acknowledged.load(clients)
-        let target = 300
-        while acknowledged.count.load(ordering: .relaxed) < target && acknowledged.clients.load(ordering: .relaxed) > 4 {
-            await Task.yield()
+        try await Self.killRound(nodes, victim: 0, clients: &clients, acknowledged: acknowledged, events: 300, round: 0)
+        #expect(acknowledged.count.load(ordering: .relaxed) >= 100)
+    }
+
+    /// The same, round after round with every core kept busy by another process (issue 19 item 14:
+    /// once in 21 runs on a loaded machine a session's next event was refused). Each round kills
+    /// another node at a random point of the load and starts it again afterwards (12 rounds here;
+    /// 100 rounds passed when the fix was made).
+    /// `NODE_KILL_ROUNDS=200 swift test --filter MultiNodeTests` runs longer.
+    @Test func killingNodesRoundAfterRoundOnABusyMachineRefusesNoValidEvent() async throws {
+        let hog = try CPUHog()
+        defer { hog.stop() }
+        let database = try await Backend.postgresql.newDatabase()
+        var nodes = try await Self.nodes(3, database: database)
+        var clients: [SessionClient] = []
+        for index in 0..<12 { clients.append(try await SessionClient.create(port: nodes[index % 3].port)) }
+        let acknowledged = CrashTests.Acknowledgements()
+        for client in clients { acknowledged.record(client) }
+        var random = SplitMix64(state: 14)
+        let rounds = Int(ProcessInfo.processInfo.environment["NODE_KILL_ROUNDS"] ?? "") ?? 12
+        for round in 0..<rounds {
+            let victim = round % nodes.count
+            try await Self.killRound(
+                nodes, victim: victim, clients: &clients, acknowledged: acknowledged,
+                events: Int.random(in: 20...200, using: &random), round: round)
+            nodes[victim] = try await ServerProcess.start(databasePath: database)
+        }
+        #expect(acknowledged.count.load(ordering: .relaxed) > rounds * clients.count)
+    }
+
+    /// The cause of that refusal, made to happen every time: a node dies while PostgreSQL still
+    /// works on the `COMMIT` of its last event (held up here by a deferred trigger; on a busy
+    /// machine, by the scheduler). The commit lands after the node died, so a state read through
+    /// another node before it lands is overtaken, and a tap chosen from it is a stale `409`. Once
+    /// PostgreSQL has ended the dead node's transactions, what a surviving node reads is final.
+    @Test func anEventCommittedAfterItsNodeDiedIsWaitedForBeforeItsSessionGoesOn() async throws {
+        let nodes = try await Self.nodes(2)
+        var client = try await SessionClient.create(port: nodes[0].port)
+        try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client)))
+        let database = nodes[0].databasePath
+        try await TestHTTP.offPool {
+            try StoredData.open(database).execute(
+                """
+                CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$;
+                CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON sessions DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW WHEN (NEW.version = 3) EXECUTE FUNCTION slow_commit();
+                """)
+        }
+        // The next event through the first node: its COMMIT runs the two-second trigger.
+        let lastEvent = Task { [client] in
+            var client = client
+            return try? await client.send(ConcurrencyTests.nextEvent(for: client))
+        }
+        try await waitUntil("the first node's COMMIT to be under way") {
+            try await TestHTTP.offPool {
+                try StoredData.open(database).queryFirst(
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND query = 'COMMIT' AND state = 'active'
+                    """
+                ) { $0.int(0) } == 1
+            }
         }
         try await nodes[0].stop(signal: SIGKILL)
-        load.cancel()
-        await load.value
-        nodes.removeFirst()
+        #expect(try await lastEvent.value("the last event's connection to end")?.status != 200)
 
-        for (index, client) in clients.enumerated() {
+        try await Self.waitForTransactionsToEnd(database)
+        var moved = client.moved(to: nodes[1].port)
+        #expect(try await moved.refresh().status == 200)
+        #expect(moved.version == 3, "the dead node's last event landed after it died")
+        let next = try await moved.send(ConcurrencyTests.nextEvent(for: moved))
+        #expect(next.status == 200, "\(next.text)")
+        #expect(moved.version == 4)
+    }
+
+    /// One round: every session under load through its home node (session `i` on node `i % 3`),
+    /// `kill -9` of `nodes[victim]` after `events` more acknowledged events; then each session is
+    /// read through a surviving node (nothing acknowledged lost) and takes its next event there.
+    static func killRound(
+        _ nodes: [ServerProcess], victim: Int, clients: inout [SessionClient], acknowledged: CrashTests.Acknowledgements,
+        events: Int, round: Int
+    ) async throws {
+        for index in clients.indices { clients[index] = clients[index].moved(to: nodes[index % nodes.count].port) }
+        let load = acknowledged.load(clients)
+        let target = acknowledged.count.load(ordering: .relaxed) + events
+        try await waitUntil("\(target) acknowledged events, or most clients stopped") {
+            acknowledged.count.load(ordering: .relaxed) >= target || acknowledged.clients.load(ordering: .relaxed) <= 4
+        }
+        try await nodes[victim].stop(signal: SIGKILL)
+        load.cancel()
+        try await load.value("the load to stop")
+        try await Self.waitForTransactionsToEnd(nodes[victim].databasePath)
+
+        let survivors = nodes.indices.filter { $0 != victim }.map { nodes[$0] }
+        for index in clients.indices {
+            let id = clients[index].id
             // The dead node's sessions, and the others, through a surviving node.
-            var moved = client.moved(to: nodes[index % nodes.count].port)
-            #expect(try await moved.refresh().status == 200)
-            let acked = try #require(acknowledged.latest.withLock { $0[client.id] })
-            #expect(moved.version >= acked.version, "\(client.id) lost an acknowledged event")
+            var moved = clients[index].moved(to: survivors[index % survivors.count].port)
+            #expect(try await moved.refresh().status == 200, "round \(round): \(id)")
+            let acked = try #require(acknowledged.latest.withLock { $0[id] })
+            #expect(moved.version >= acked.version, "round \(round): \(id) lost an acknowledged event")
             if moved.version == acked.version {
                 #expect(SessionClient.parse(moved.stateText) as NSDictionary == SessionClient.parse(acked.state) as NSDictionary)
             }
             // And they take new events there.
             let before = moved.version
-            try Journey.expect200(try await moved.send(ConcurrencyTests.nextEvent(for: moved)))
-            #expect(moved.version == before + 1)
+            let next = try await moved.send(ConcurrencyTests.nextEvent(for: moved))
+            #expect(next.status == 200, "round \(round): \(id) at version \(before): \(next.status) \(next.text)")
+            #expect(moved.version == before + 1, "round \(round): \(id)")
+            acknowledged.record(moved)
+            clients[index] = moved
         }
-        #expect(acknowledged.count.load(ordering: .relaxed) >= 100)
+    }
+
+    /// Returns once PostgreSQL runs no transaction in `database` and has none open, but for this
+    /// check's own. After a node's `kill -9`, a `COMMIT` it sent just before may still wait in its
+    /// backend's socket and land when that backend gets to it, which on a busy machine can be after
+    /// a surviving node read the session: the dead node's last event is neither applied nor refused
+    /// until then, and a tap chosen from what was read meanwhile can turn out stale (a `409`).
+    /// Surviving nodes are idle here (the load stopped); a sweep they run ends by itself.
+    static func waitForTransactionsToEnd(_ database: String) async throws {
+        try await waitUntil("PostgreSQL to end every transaction of the dead node") {
+            try await TestHTTP.offPool {
+                let busy = try StoredData.open(database).queryFirst(
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND backend_type = 'client backend'
+                        AND pid <> pg_backend_pid() AND state IS DISTINCT FROM 'idle'
+                    """
+                ) { $0.int(0) }
+                return busy == 0
+            }
+        }
     }
 
     /// PostgreSQL stopped under load: events get 503 (nothing changed), never another error; once

@@ -9,22 +9,10 @@ import Testing
         .deletingLastPathComponent()
     static let document = repository.appendingPathComponent("api/openapi.yaml").path
 
-    /// Runs a program to its end, waiting off Swift's pool, and returns its status and output.
+    /// Runs a program to its end (killed past `ChildProcess`'s deadline), waiting off Swift's pool,
+    /// and returns its status and output.
     static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await TestHTTP.offPool { try runBlocking(executable, arguments) }
-    }
-
-    private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try await TestHTTP.offPool { try ChildProcess.run(executable, arguments) }
     }
 
     @Test func documentValidatesAndNamesEveryRoute() async throws {

@@ -61,6 +61,33 @@ import Testing
         #expect(try await server.stop() == 0)
     }
 
+    /// A `503` means nothing changed: with the database file deleted, a refused event leaves the
+    /// session as it was, in memory and in what the server reads back: `GET` shows the version
+    /// before it, and the same tap again is refused the same way (not `409` against a version
+    /// that the refused write left behind).
+    @Test func anEventRefusedForADeletedDatabaseFileChangesNothing() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        let before = try await client.get("")
+        #expect(before.status == 200)
+        try FileManager.default.removeItem(atPath: server.databasePath)
+        for attempt in 0..<3 {
+            let refused = try await client.send("back")
+            #expect(refused.status == 503, "attempt \(attempt): \(refused.text)")
+            #expect(refused.headers["content-type"] == "application/problem+json")
+            let read = try await client.get("")
+            #expect(read.status == 200)
+            #expect(read.headers["etag"] == before.headers["etag"], "attempt \(attempt)")
+            #expect(read.text == before.text, "attempt \(attempt)")
+        }
+        // What only the store can answer (whose token is this?) is not read from the deleted file.
+        let other = try await TestHTTP.request(
+            port: server.port, "GET", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer not-a-token"])
+        #expect(other.status == 503)
+        #expect(try await server.stop() == 0)
+    }
+
     /// A full database (here a storage quota) is unhealthy too, not only an unreadable one.
     @Test func aDatabaseThatCannotBeWrittenFailsHealth() async throws {
         // Many sessions from one client fill the quota: no per-client rate here.

@@ -7,7 +7,7 @@ import Testing
     static let page = ScreenDefinition(
         "page", props: [.integer("depth")],
         events: [
-            EventDeclaration("push"), EventDeclaration("breakEncoding"),
+            EventDeclaration("push"), EventDeclaration("breakEncoding"), EventDeclaration("breakEncodingOnRemoval"),
             EventDeclaration("submit", [.identifier("name"), .string("note", optional: true), .password("secret")]),
         ])
 
@@ -16,6 +16,8 @@ import Testing
         static let typeName = "Pages"
         var depth = 0
         var broken = false
+        /// `screenRemoved` breaks the encoding (a bug in a flow's bookkeeping on `back`).
+        var breaksOnRemoval = false
 
         init() {}
 
@@ -42,10 +44,17 @@ import Testing
                 try context.push(RobustnessTests.page, ["depth": .int(depth)])
             case "breakEncoding":
                 broken = true
+            case "breakEncodingOnRemoval":
+                breaksOnRemoval = true
             default:
                 break
             }
             return .handled
+        }
+
+        mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {
+            depth -= 1
+            if breaksOnRemoval { broken = true }
         }
     }
 
@@ -62,6 +71,18 @@ import Testing
         #expect(driver.tree == before)
         try driver.send("push")  // the session goes on
         #expect(try driver.app.snapshot(driver.tree).count > 0)
+    }
+
+    /// `back` runs the owner's `screenRemoved`; a coordinator that then fails to encode fails the
+    /// event, instead of the snapshot keeping its encoding from before (a stale state).
+    @Test func aCoordinatorThatFailsToEncodeAfterBackFailsTheBack() throws {
+        var driver = try Driver(app: Self.app())
+        try driver.send("push")
+        try driver.send("breakEncodingOnRemoval")
+        let before = driver.tree
+        #expect(throws: NavigationError.self) { try driver.send("back") }
+        #expect(driver.tree == before)
+        #expect(try driver.app.snapshot(driver.tree) == driver.app.snapshot(before))
     }
 
     /// Blank-looking characters (the blank Braille pattern, Hangul fillers, …) count as invisible.

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import Store
+import TestSupport
 import Testing
 
 @Suite struct CheckpointerTests {
@@ -22,11 +23,9 @@ import Testing
             let before = database.checkpointer.current.checkpoints
             try await database.write { try $0.run("INSERT INTO blobs (payload) VALUES (zeroblob(?1))", [.int(blobBytes)]) }
             // Waits for the checkpoint that this commit asked for, and for it to have copied everything.
-            while true {
+            try await waitUntil("a checkpoint that copies the whole log") {
                 let current = database.checkpointer.current
-                if current.checkpoints > before && current.copiedPages == current.logPages { break }
-                try Task.checkCancellation()  // the time limit ends a wait for a checkpoint that never comes
-                await Task.yield()
+                return current.checkpoints > before && current.copiedPages == current.logPages
             }
         }
         #expect(Self.fileSize(path) >= rounds * blobBytes)

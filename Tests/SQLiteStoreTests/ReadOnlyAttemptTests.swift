@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 /// Work tried off the writer: it runs beside it on a reader, sees committed data as of one
@@ -35,7 +36,7 @@ import Testing
     @Test func theReadRunsWhileTheWriterIsBusyAndItsResultIsWrittenAfter() async throws {
         let database = try WriterTests.database()
         try await database.write { try $0.run("INSERT INTO items (name) VALUES ('a')") }
-        let held = await WriterTests.HeldWriter.hold(database)
+        let held = try await WriterTests.HeldWriter.hold(database)
         let read = Flag()
         let attempt = Task {
             try await database.attemptReadOnly({ connection -> [String] in
@@ -52,7 +53,7 @@ import Testing
         let readWhileHeld = read.raised.load(ordering: .acquiring)
         #expect(readWhileHeld)
         try await held.release()
-        #expect(Self.completed(try await attempt.value) == ["a"])
+        #expect(Self.completed(try await attempt.value("the read-only attempt")) == ["a"])
         #expect(try await database.read { try Self.names($0) } == ["a", "a-copy"])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// Readers are taken as they come free: one slow read holds up no more than its own connection.
@@ -14,10 +15,11 @@ import Testing
         let held = Task {
             try await readers.read { _ in
                 holding.raised.store(true, ordering: .releasing)
-                gate.wait()  // blocks this reader's own queue, never one of Swift's pool
+                // Blocks this reader's own queue, never one of Swift's pool.
+                try wait(for: gate, "the test to release the reader")
             }
         }
-        while !holding.raised.load(ordering: .acquiring) { await Task.yield() }
+        try await waitUntil("a reader to run the holding read") { holding.raised.load(ordering: .acquiring) }
         let done = Flag()
         let others = Task {
             for _ in 0..<10 { _ = try await readers.read { try $0.queryFirst("SELECT 1") { $0.int(0) } } }
@@ -28,7 +30,7 @@ import Testing
         let finishedWhileHeld = done.raised.load(ordering: .acquiring)
         #expect(finishedWhileHeld)
         gate.signal()
-        try await held.value
-        try await others.value
+        try await held.value("the held read")
+        try await others.value("the other reads")
     }
 }

@@ -1,7 +1,9 @@
+import CSQLite
 import Foundation
-import SQLiteStore
+@testable import SQLiteStore
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct WriterTests {
@@ -25,32 +27,33 @@ import Testing
             job = Task {
                 _ = try await database.writer.write { _ in
                     started.raised.store(true, ordering: .releasing)
-                    gate.wait()  // blocks the writer's own thread, never one of Swift's pool
+                    // Blocks the writer's own thread, never one of Swift's pool.
+                    try wait(for: gate, "the test to release the writer")
                 }
             }
         }
 
         /// Returns once the writer thread runs the holding write.
-        static func hold(_ database: SQLiteDatabase) async -> HeldWriter {
+        static func hold(_ database: SQLiteDatabase) async throws -> HeldWriter {
             let held = HeldWriter(database)
-            while !held.started.raised.load(ordering: .acquiring) { await Task.yield() }
+            try await waitUntil("the writer to run the holding write") { held.started.raised.load(ordering: .acquiring) }
             return held
         }
 
         func release() async throws {
             gate.signal()
-            try await job.value
+            try await job.value("the holding write")
         }
     }
 
-    /// Waits (without sleeping on a clock) until `count` writes are queued.
-    static func waitUntilQueued(_ database: SQLiteDatabase, _ count: Int) async {
-        while database.writer.statistics.pending < count { await Task.yield() }
+    /// Waits until `count` writes are queued.
+    static func waitUntilQueued(_ database: SQLiteDatabase, _ count: Int) async throws {
+        try await waitUntil("\(count) writes queued") { database.writer.statistics.pending >= count }
     }
 
     @Test func writesQueuedWhileTheWriterIsBusyCommitTogetherInOneBatch() async throws {
         let database = try Self.database()
-        let held = await HeldWriter.hold(database)
+        let held = try await HeldWriter.hold(database)
         let writes = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<50 {
@@ -63,9 +66,9 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        await Self.waitUntilQueued(database, 50)
+        try await Self.waitUntilQueued(database, 50)
         try await held.release()
-        try await writes.value
+        try await writes.value("the queued writes")
         let count = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM items") { $0.int(0) } }
         #expect(count == 50)
         // The held write was one batch; all fifty waiting ones were the next.
@@ -78,19 +81,19 @@ import Testing
     @Test func aFailingWriteRollsBackOnlyItselfInASharedBatch() async throws {
         let database = try Self.database()
         _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('taken')") }
-        let held = await HeldWriter.hold(database)
+        let held = try await HeldWriter.hold(database)
         let good = Task { try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('fresh')") } }
-        await Self.waitUntilQueued(database, 1)
+        try await Self.waitUntilQueued(database, 1)
         let bad = Task {
             try await database.writer.write { connection in
                 try connection.run("INSERT INTO items (name) VALUES ('half')")
                 return try connection.run("INSERT INTO items (name) VALUES ('taken')")
             }
         }
-        await Self.waitUntilQueued(database, 2)
+        try await Self.waitUntilQueued(database, 2)
         try await held.release()
-        #expect(try await good.value == 1)
-        await #expect(throws: SQLiteError.self) { try await bad.value }
+        #expect(try await good.value("the good write") == 1)
+        await #expect(throws: SQLiteError.self) { try await bad.value("the bad write") }
         let names = try await database.readers.read { try $0.query("SELECT name FROM items ORDER BY name") { $0.string(0) } }
         #expect(names == ["fresh", "taken"])
         // The good and the bad write shared one batch (after the first write and the held one).
@@ -134,6 +137,8 @@ import Testing
         await database.close()
     }
 
+    /// A refused write is rolled back, not committed to the deleted file: the readers, which still
+    /// read that file, never see it; and reads through the store are refused too.
     @Test func aDeletedDatabaseFileFailsWritesInsteadOfAcknowledgingThem() async throws {
         let path = MigratorTests.temporaryPath()
         let database = try Self.database(path: path)
@@ -142,7 +147,39 @@ import Testing
         await #expect(throws: DatabaseFileReplaced.self) {
             _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('lost')") }
         }
+        let names = try await database.readers.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        #expect(names == ["kept"])
+        await #expect(throws: DatabaseFileReplaced.self) {
+            try await database.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        }
         #expect(await database.healthProblem() == "the database file was deleted or replaced")
+        await database.close()
+    }
+
+    /// The file deleted during the commit, after the check before it: the batch landed in the
+    /// deleted file, so it is reported as failed, and the store's reads, which would see it there,
+    /// are refused.
+    @Test func aFileDeletedDuringTheCommitFailsItsBatchAndIsNeverReadFrom() async throws {
+        let path = MigratorTests.temporaryPath()
+        let database = try Self.database(path: path)
+        let pathCopy = strdup(path)!
+        defer { free(pathCopy) }
+        let address = UInt(bitPattern: pathCopy)  // the hook's context; an integer is Sendable
+        await #expect(throws: DatabaseFileReplaced.self) {
+            _ = try await database.writer.write { connection in
+                try connection.run("INSERT INTO items (name) VALUES ('landed in the deleted file')")
+                // Runs inside COMMIT: the file goes after the writer's check and before the commit ends.
+                sqlite3_commit_hook(connection.handle, { context in
+                    unlink(context!.assumingMemoryBound(to: CChar.self))
+                    return 0
+                }, UnsafeMutableRawPointer(bitPattern: address))
+            }
+        }
+        let seenInTheDeletedFile = try await database.readers.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        #expect(seenInTheDeletedFile == ["landed in the deleted file"])
+        await #expect(throws: DatabaseFileReplaced.self) {
+            try await database.read { try $0.query("SELECT name FROM items") { $0.string(0) } }
+        }
         await database.close()
     }
 

@@ -49,7 +49,8 @@ struct AppHarness {
     mutating func send(_ event: String, _ payload: JSONValue = .null) async throws -> EventOutcome {
         var prepared = PreparedPasswords(hasher: Self.hasher)
         now += 1
-        while true {
+        // A few rounds of password work at most, as the session service allows.
+        for _ in 0..<8 {
             var working = tree
             var environment = services.environment(
                 connection: connection, passwords: prepared, clientAddress: clientAddress, now: now, deviceToken: deviceToken)
@@ -73,6 +74,7 @@ struct AppHarness {
                 throw error
             }
         }
+        throw NavigationError("\(event) kept asking for password work")
     }
 
     /// From now on, sends the device token the last answer gave.

@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import TestSupport
 import Testing
 
 @Suite struct SecretsTests {
@@ -67,11 +68,11 @@ extension String {
         let pool = PasswordHashPool(hasher: SecretsTests.fast, concurrency: 1, maxQueued: 2)
         pool.pause()
         let queued = (0..<2).map { index in Task { try await pool.hash("queued \(index)") } }
-        while pool.statistics.waiting < 2 { await Task.yield() }
+        try await waitUntil("two hashes queued") { pool.statistics.waiting >= 2 }
         await #expect(throws: PasswordPoolBusy.self) { try await pool.hash("one too many") }
         #expect(pool.statistics.refused == 1)
         pool.resume()
-        for job in queued { #expect(try await job.value.hasPrefix("$argon2id$")) }
+        for job in queued { #expect(try await job.value("a queued hash").hasPrefix("$argon2id$")) }
         #expect(pool.statistics.started == 2)
         pool.close()
     }
@@ -80,9 +81,9 @@ extension String {
         let pool = PasswordHashPool(hasher: SecretsTests.fast, concurrency: 1, maxQueued: 4)
         pool.pause()
         let queued = Task { try await pool.verify("x", against: "not a hash") }
-        while pool.statistics.waiting < 1 { await Task.yield() }
+        try await waitUntil("a check queued") { pool.statistics.waiting >= 1 }
         pool.close()
-        await #expect(throws: PasswordPoolBusy.self) { try await queued.value }
+        await #expect(throws: PasswordPoolBusy.self) { try await queued.value("the queued check") }
         await #expect(throws: PasswordPoolBusy.self) { try await pool.hash("after close") }
     }
 }

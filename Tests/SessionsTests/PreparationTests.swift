@@ -5,6 +5,7 @@ import SQLiteStore
 import Store
 import Secrets
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Sessions
@@ -17,9 +18,9 @@ import Testing
         let started = Atomic<Bool>(false)
         let open = Atomic<Bool>(false)
 
-        func pass() async -> Int {
+        func pass() async throws -> Int {
             started.store(true, ordering: .releasing)
-            while !open.load(ordering: .acquiring) { await Task.yield() }
+            try await waitUntil("the test to open the gate") { open.load(ordering: .acquiring) }
             return 42
         }
     }
@@ -40,7 +41,7 @@ import Testing
         mutating func start(_ context: inout Context) throws { board = try context.push(Board.self, .init(value: 0)) }
         mutating func handle(_ input: Board.Output, _ context: inout Context) throws {
             guard let board, let gate = context.environment[Gate.self] else { return }
-            let value = input == .slow ? try context.prepared("slow") { await gate.pass() } : 1
+            let value = input == .slow ? try context.prepared("slow") { try await gate.pass() } : 1
             try context.update(board, as: Board.self) { $0.value += value }
         }
     }
@@ -77,12 +78,12 @@ import Testing
         let other = try await service.create(platform: .phone, clientAddress: "")
 
         let slow = Task { try await service.post(try Self.event("slow", session: waiting)) }
-        while !gate.started.load(ordering: .acquiring) { await Task.yield() }
+        try await waitUntil("the slow work to start") { gate.started.load(ordering: .acquiring) }
         // The slow event's work is pending, and the writer is free: another session commits.
         let fast = try await service.post(try Self.event("fast", session: other))
         #expect(fast.version == 2)
         gate.open.store(true, ordering: .releasing)
-        let answer = try await slow.value
+        let answer = try await slow.value("the slow event")
         #expect(answer.version == 2)
         let state = try JSONValue.parse(answer.body)
         let props = state["stack"]?.arrayValue?.first?["screens"]?.arrayValue?.first?["props"]

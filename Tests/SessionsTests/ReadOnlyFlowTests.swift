@@ -5,6 +5,7 @@ import SQLiteStore
 import Store
 import Secrets
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Sessions
@@ -96,18 +97,19 @@ import Testing
         let hold = Task {
             try await database.writer.write { _ in
                 holding.raised.store(true, ordering: .releasing)
-                release.wait()  // blocks the writer's own thread, never one of Swift's pool
+                // Blocks the writer's own thread, never one of Swift's pool.
+                try wait(for: release, "the test to release the writer")
             }
         }
-        while !holding.raised.load(ordering: .acquiring) { await Task.yield() }
+        try await waitUntil("the writer to run the holding write") { holding.raised.load(ordering: .acquiring) }
         let answer = Task { try await service.post(try PreparationTests.event("count", session: reader)) }
         let deadline = ContinuousClock.now + .seconds(60)  // reached only when the flow waits for the writer
         while !counted.raised.load(ordering: .acquiring) && ContinuousClock.now < deadline { await Task.yield() }
         let ranOffTheWriter = counted.raised.load(ordering: .acquiring)
         #expect(ranOffTheWriter, "the flow waited for the writer")
         release.signal()
-        try await hold.value
-        let counting = try await answer.value
+        try await hold.value("the holding write")
+        let counting = try await answer.value("the counting event")
         #expect(counting.version == 2)
         #expect(try Self.count(counting) == 1)
     }

@@ -6,21 +6,56 @@ import Foundation
 /// child that exits while many test threads wait was seen never to be reaped, so `waitUntilExit`
 /// never returned. `run` blocks only the calling thread: call it off Swift's pool.
 public enum ChildProcess {
+    /// How long a child may run before it is killed and the test fails.
+    public static let deadlineSeconds: Double = 300
+
     /// Runs `path` with `arguments`; returns its exit status and what it printed (both streams).
     /// With `environment`, the child gets the test's environment without its `COORDINATORD_*`
-    /// variables, and `environment` over it.
+    /// variables, and `environment` over it. A child still running after `seconds` is killed,
+    /// and `DeadlineExceeded` thrown.
     public static func run(
-        _ path: String, _ arguments: [String], environment: [String: String]? = nil
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, seconds: Double = deadlineSeconds
     ) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
         let pid = try spawn(path, arguments, output: outputPath, environment: environment)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let status = try waitForExit(pid, seconds: seconds) {
+            "\(path) \(arguments.joined(separator: " ")) to exit"
+        }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exited = status & 0x7f == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+
+    /// Reaps `pid`, checking every few milliseconds (this thread may block); kills it past `seconds`.
+    private static func waitForExit(_ pid: pid_t, seconds: Double, _ what: () -> String) throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return status }
+            if reaped == -1 && errno != EINTR {
+                throw TestClientError(description: "waitpid failed: errno \(errno)")
+            }
+            if ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}  // SIGKILL ends it at once
+                throw DeadlineExceeded(what(), seconds: seconds)
+            }
+            usleep(2_000)
+        }
+    }
+
+    /// Starts `path` with its output discarded and returns its process id, for a child the test
+    /// ends itself (`kill`, then `reap`).
+    public static func start(_ path: String, _ arguments: [String]) throws -> pid_t {
+        try spawn(path, arguments, output: "/dev/null")
+    }
+
+    /// Waits for `pid` (killed just before) to end, at most `seconds`.
+    public static func reap(_ pid: pid_t, seconds: Double = defaultDeadlineSeconds) throws {
+        _ = try waitForExit(pid, seconds: seconds) { "process \(pid) to end" }
     }
 
     /// Spawns `path` with standard input from /dev/null, both output streams to `output`, no other

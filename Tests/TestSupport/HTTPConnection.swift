@@ -12,17 +12,20 @@ public final class HTTPConnection: @unchecked Sendable {  // a test drives it fr
 
     /// - Parameters:
     ///   - receiveTimeoutSeconds: a read that waits longer fails, so a server that never
-    ///     answers fails the test instead of hanging it (0: wait as long as it takes).
+    ///     answers fails the test instead of hanging it.
     ///   - source: the local IPv4 address to connect from (any of 127.0.0.0/8 on loopback, so a
     ///     test can be a client other than the proxies it talks through); the system's choice if nil.
-    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 0, source: String? = nil) throws {
+    public init(
+        port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = Int(defaultDeadlineSeconds),
+        source: String? = nil
+    ) throws {
         socket = try Self.connect(port: port, host: host, source: source)
         var yes: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        if receiveTimeoutSeconds > 0 {
-            var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
+        var timeout = timeval(tv_sec: max(1, receiveTimeoutSeconds), tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A send to a server that stopped reading fails too, instead of blocking for ever.
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// A connected socket. A signal (the test process's children exit) can interrupt `connect`,

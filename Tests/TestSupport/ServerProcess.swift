@@ -105,10 +105,19 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         port = try readPort()
     }
 
-    private func readPort() throws -> UInt16 {
+    /// Reads the port from the server's first line, waiting at most `seconds` for it.
+    private func readPort(seconds: Double = defaultDeadlineSeconds) throws -> UInt16 {
         var text = ""
         let handle = output.fileHandleForReading
+        let deadline = ContinuousClock.now + .seconds(seconds)
         while !text.contains("\n") {
+            let left = deadline - ContinuousClock.now
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let polled = left > .zero ? poll(&ready, 1, Int32(left.components.seconds * 1000 + 1)) : 0
+            if polled < 0 && errno == EINTR { continue }
+            guard polled > 0 else {
+                throw DeadlineExceeded("the server to say where it listens (log: \(logPath)); it wrote: \(text)", seconds: seconds)
+            }
             let data = handle.availableData
             if data.isEmpty {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
@@ -151,12 +160,21 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
     }
 
     /// Sends `signal` and waits (off Swift's pool) for the process to exit; returns its exit status.
+    /// A server still running after `seconds` is killed, and `DeadlineExceeded` thrown.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+    public func stop(signal: Int32 = SIGTERM, seconds: Double = defaultDeadlineSeconds) async throws -> Int32 {
         let process = self.process
         return try await TestHTTP.offPool {
             if process.isRunning { kill(process.processIdentifier, signal) }
-            process.waitUntilExit()
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            // `waitUntilExit` has no deadline; this is its loop with one (Foundation reaps the child).
+            while process.isRunning {
+                guard ContinuousClock.now < deadline else {
+                    kill(process.processIdentifier, SIGKILL)
+                    throw DeadlineExceeded("the server to exit after signal \(signal)", seconds: seconds)
+                }
+                usleep(2_000)
+            }
             return process.terminationStatus
         }
     }

@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// PostgreSQL's connection lost during `COMMIT`: whether the event committed is not known from the
+/// lost answer. The server finds out (on another connection) instead of answering `503` ("nothing
+/// was changed") for an event that did commit.
+@Suite struct CommitFailureTests {
+    /// A server on a new database, through a `CommitCutter` in front of the shared cluster; test
+    /// hooks on, so no periodic sweep commits anything but the test's events.
+    static func server() async throws -> (ServerProcess, CommitCutter) {
+        let url = try await Backend.postgresql.newDatabase()
+        let cluster = try await TestHTTP.offPool { try PostgresCluster.shared }
+        let cutter = try CommitCutter(target: cluster.port)
+        let name = URL(string: url)!.lastPathComponent
+        let server = try await ServerProcess.start(
+            databasePath: "postgresql://postgres@127.0.0.1:\(cutter.port)/\(name)", arguments: ["--test-hooks"])
+        return (server, cutter)
+    }
+
+    /// PostgreSQL committed, its answer was lost: the event is answered `200`, as stored.
+    @Test func anEventWhoseCommitAnswerIsLostIs200WhenItCommitted() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        cutter.arm(.afterCommit)
+        let answer = try await client.send("back")
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(client.version == 3)
+        var read = client
+        #expect(try await read.refresh().status == 200)
+        #expect(read.version == 3)
+        #expect(read.state as NSDictionary == client.state as NSDictionary)
+        #expect(try await client.send("logIn").status == 200)
+    }
+
+    /// PostgreSQL never got the `COMMIT`: `503`, and nothing changed.
+    @Test func anEventWhoseCommitNeverArrivedIs503AndChangesNothing() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        let before = try await client.get("")
+        cutter.arm(.beforeCommit)
+        let answer = try await client.send("back")
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 503, "\(answer.text)")
+        let read = try await client.get("")
+        #expect(read.headers["etag"] == before.headers["etag"])
+        #expect(read.text == before.text)
+        #expect(try await client.send("back").status == 200)
+    }
+}

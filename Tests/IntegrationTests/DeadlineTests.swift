@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The tests' waits end: a wait that would never be satisfied fails with what it waited for,
+/// within its deadline, instead of hanging the run.
+@Suite struct DeadlineTests {
+    @Test func aConditionThatNeverHoldsFailsAtItsDeadline() async throws {
+        let started = ContinuousClock.now
+        let error = await #expect(throws: DeadlineExceeded.self) {
+            try await waitUntil("a flag nobody raises", seconds: 0.2) { false }
+        }
+        #expect(error?.description == "waited 0.2 s for a flag nobody raises")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test func aContinuationNobodyResumesFailsAtItsDeadline() async throws {
+        let error = await #expect(throws: DeadlineExceeded.self) {
+            try await withDeadline("an answer that never comes", seconds: 0.2) {
+                // Ignores cancellation, like a wait on a lost continuation.
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            }
+        }
+        #expect(error?.description == "waited 0.2 s for an answer that never comes")
+    }
+
+    @Test func aTaskThatEndsInTimeGivesItsValue() async throws {
+        let task = Task { 42 }
+        #expect(try await task.value("forty-two") == 42)
+    }
+
+    @Test func aSemaphoreNobodySignalsFailsAtItsDeadline() async throws {
+        let semaphore = DispatchSemaphore(value: 0)
+        #expect(throws: DeadlineExceeded.self) { try wait(for: semaphore, "a signal", seconds: 0.1) }
+    }
+
+    @Test func aChildThatDoesNotExitIsKilledAtItsDeadline() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: DeadlineExceeded.self) {
+            try await TestHTTP.offPool { try ChildProcess.run("/bin/sleep", ["600"], seconds: 0.5) }
+        }
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    /// A server that accepts and never answers: the read fails at the receive timeout.
+    @Test func aServerThatNeverAnswersFailsTheRead() async throws {
+        let listener = try SilentListener()
+        await #expect(throws: TestClientError.self) {
+            try await TestHTTP.offPool {
+                try HTTPConnection(port: listener.port, receiveTimeoutSeconds: 1).request("GET", "/")
+            }
+        }
+    }
+}
+
+/// A socket that listens on 127.0.0.1 and never answers (the kernel completes the handshakes).
+private final class SilentListener: Sendable {
+    let port: UInt16
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound, listen(descriptor, 8) == 0 else {
+            close(descriptor)
+            throw TestClientError(description: "cannot listen")
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(descriptor) }
+}

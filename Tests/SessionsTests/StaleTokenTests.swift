@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import Navigation
+import SQLiteStore
+import Store
+import Secrets
+import TestSupport
+import Testing
+
+@testable import Sessions
+
+/// A request that waited for its session while another event rotated the token (a sign-in, a
+/// sign-out) lost that race: its token is dead by the time it runs, so it gets `401`, never the
+/// new state nor its event applied (a pre-sign-in token must not reach the signed-in session).
+@Suite struct StaleTokenTests {
+    enum Door: ScreenType {
+        static let name = "door"
+        struct Props: Codable, Sendable { var knocks: Int }
+        enum Output: ScreenOutput {
+            case signIn, knock
+            static let events: [OutputEvent<Output>] = [.event("signIn", .signIn), .event("knock", .knock)]
+        }
+    }
+
+    /// `signIn` waits for the gate (slow work before its commit, with the session locked), then
+    /// rotates the token; `knock` counts.
+    struct Porter: InputMapping {
+        static let typeName = "Porter"
+        var door: ScreenID?
+        static func mapIO(_ event: ScreenEvent) throws -> Door.Output? { try event.output(Door.self) }
+        mutating func start(_ context: inout Context) throws { door = try context.push(Door.self, .init(knocks: 0)) }
+        mutating func handle(_ input: Door.Output, _ context: inout Context) throws {
+            switch input {
+            case .signIn:
+                let gate = try context.environment.require(PreparationTests.Gate.self)
+                _ = try context.prepared("sign-in") { try await gate.pass() }
+                context.rotateCredentials()
+            case .knock:
+                try context.update(door!, as: Door.self) { $0.knocks += 1 }
+            }
+        }
+    }
+
+    @Test func aRequestWhoseTokenWasRotatedWhileItWaitedIs401() async throws {
+        let gate = PreparationTests.Gate()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).sqlite").path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let database = try SQLiteDatabase(
+            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path))
+        let service = SessionService(
+            app: NavigationApp(screens: [Door.self], coordinators: [Porter.self], root: { _ in Porter() }),
+            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
+            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+            environment: { _, _, _ in
+                var environment = Environment()
+                environment.set(gate)
+                return environment
+            })
+        let session = try await service.create(platform: .phone, clientAddress: "")
+
+        // The sign-in holds the session (its slow work waits for the gate)...
+        let signIn = Task { try await service.post(try PreparationTests.event("signIn", session: session)) }
+        try await waitUntil("the sign-in's slow work to start") { gate.started.load(ordering: .acquiring) }
+        // ...while a request with the same, still current token queues behind it.
+        let knock = Task { try await service.post(try PreparationTests.event("knock", session: session)) }
+        let resident = try #require(service.cache.checkOut(session.id))
+        defer { resident.release() }
+        try await waitUntil("the knock to wait for the session") { resident.lock.waiting == 1 }
+
+        gate.open.store(true, ordering: .releasing)
+        let signedIn = try await signIn.value("the sign-in")
+        #expect(signedIn.version == 2)
+        do {
+            let applied = try await knock.value("the knock")
+            Issue.record("applied with a token rotated away before it ran: version \(applied.version)")
+        } catch SessionError.unauthorized {
+            // Its token died while it waited.
+        }
+        #expect(resident.current.version == 2)
+        await database.close()
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP proxy in front of PostgreSQL that forwards every byte both ways and, once armed, cuts the
+/// next connection that sends `COMMIT`: what a network failure at the worst moment does. With
+/// `.afterCommit` PostgreSQL gets the `COMMIT` and commits, and its answer is lost; with
+/// `.beforeCommit` it never gets it, and the transaction is rolled back when the connection ends.
+public final class CommitCutter: Sendable {
+    public enum Cut: Sendable { case beforeCommit, afterCommit }
+
+    /// The port to give the server instead of PostgreSQL's.
+    public let port: UInt16
+    private let target: UInt16
+    private let listener: Int32
+    private let armed = Mutex<Cut?>(nil)
+    private let cutCount = Atomic<Int>(0)
+
+    /// `COMMIT` as libpq sends it: a simple query message, `Q`, its length (11), the NUL-ended text.
+    private static let commit: [UInt8] = [UInt8(ascii: "Q"), 0, 0, 0, 11] + Array("COMMIT".utf8) + [0]
+
+    /// Listens on a free port of 127.0.0.1 and forwards to `target` there.
+    public init(target: UInt16) throws {
+        self.target = target
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 64) == 0 else {
+            close(listener)
+            throw TestClientError(description: "the proxy cannot listen")
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptConnections() }
+        thread.start()
+    }
+
+    /// Cuts the next connection that sends `COMMIT`, the way `cut` says; then forwards as before.
+    public func arm(_ cut: Cut) { armed.withLock { $0 = cut } }
+
+    /// Connections cut so far.
+    public var cuts: Int { cutCount.load(ordering: .acquiring) }
+
+    /// Stops accepting (open connections end when either side closes them).
+    public func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
+
+    private func acceptConnections() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                close(listener)
+                return
+            }
+            let server = Self.connect(port: target)
+            guard server >= 0 else {
+                close(client)
+                continue
+            }
+            let link = Link(client: client, server: server)
+            Thread { [self] in
+                forwardQueries(link)
+                link.finished()
+            }.start()
+            Thread {
+                link.forwardAnswers()
+                link.finished()
+            }.start()
+        }
+    }
+
+    /// Client to PostgreSQL, watching for `COMMIT` while armed.
+    private func forwardQueries(_ link: Link) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var recent: [UInt8] = []  // the last bytes sent on, so a message split across reads is found
+        while true {
+            let count = recv(link.client, &buffer, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return link.end() }
+            let chunk = Array(buffer[..<count])
+            let seen = recent + chunk
+            if let end = Self.endOfCommit(in: seen), let cut = armed.withLock({ armed in defer { armed = nil }; return armed }) {
+                // Sent on: what came before the `COMMIT`, and with `.afterCommit` the `COMMIT` too.
+                let through = max(0, end - recent.count - (cut == .afterCommit ? 0 : Self.commit.count))
+                guard link.send(Array(chunk[..<through]), to: link.server) else { return link.end() }
+                cutCount.add(1, ordering: .releasing)
+                return link.cut()
+            }
+            guard link.send(chunk, to: link.server) else { return link.end() }
+            recent = Array(seen.suffix(Self.commit.count - 1))
+        }
+    }
+
+    /// A socket connected to `port` of 127.0.0.1, or -1.
+    private static func connect(port: UInt16) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        if connected { return descriptor }
+        close(descriptor)
+        return -1
+    }
+
+    /// Where the first `COMMIT` message in `bytes` ends, if there is one.
+    private static func endOfCommit(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= commit.count else { return nil }
+        for start in 0...(bytes.count - commit.count) where bytes[start..<start + commit.count].elementsEqual(commit) {
+            return start + commit.count
+        }
+        return nil
+    }
+}
+
+/// One proxied connection: the client's socket and PostgreSQL's.
+private final class Link: Sendable {
+    let client: Int32
+    let server: Int32
+    /// Once cut, what PostgreSQL still says is read and dropped, never forwarded.
+    private let isCut = Atomic<Bool>(false)
+    private let finishedThreads = Atomic<Int>(0)
+
+    init(client: Int32, server: Int32) {
+        self.client = client
+        self.server = server
+    }
+
+    /// PostgreSQL to client, until either side ends.
+    func forwardAnswers() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(server, &buffer, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return end() }
+            if isCut.load(ordering: .acquiring) { continue }
+            guard send(Array(buffer[..<count]), to: client) else { return end() }
+        }
+    }
+
+    func send(_ bytes: [UInt8], to socket: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// The client loses its connection now; PostgreSQL sees the end of its input after what was
+    /// forwarded (a FIN, never a reset: it still reads and runs what it got), and its answers are
+    /// dropped until it closes its side.
+    func cut() {
+        isCut.store(true, ordering: .releasing)
+        shutdown(client, Int32(SHUT_RDWR))
+        shutdown(server, Int32(SHUT_WR))
+    }
+
+    /// Either side ended: both directions stop.
+    func end() {
+        shutdown(client, Int32(SHUT_RDWR))
+        shutdown(server, Int32(SHUT_RDWR))
+    }
+
+    /// One direction's thread is done; the second one closes the sockets, which neither then uses.
+    func finished() {
+        guard finishedThreads.add(1, ordering: .acquiringAndReleasing).newValue == 2 else { return }
+        close(client)
+        close(server)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// A test waited longer than its deadline: it fails saying what it waited for, instead of
+/// hanging the run until CI gives up on it.
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ what: String, seconds: Double) {
+        description = "waited \(seconds) s for \(what)"
+    }
+}
+
+/// How long a test waits for something that takes milliseconds when all is well: far beyond any
+/// loaded machine's delay, far below a CI job's timeout.
+public let defaultDeadlineSeconds: Double = 60
+
+/// Waits until `condition` holds, checking it every millisecond or so; throws `DeadlineExceeded`
+/// naming `what` once `seconds` have passed without it.
+public func waitUntil(
+    _ what: @autoclosure () -> String, seconds: Double = defaultDeadlineSeconds, _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw DeadlineExceeded(what(), seconds: seconds) }
+        // A pause between checks, not a wait for the condition: that is the loop.
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// The result of `body`, or `DeadlineExceeded` naming `what` once `seconds` have passed. The body
+/// is then cancelled and left to end on its own, so a body that ignores cancellation (stuck in a
+/// continuation nobody resumes) fails the test rather than hanging it.
+public func withDeadline<T: Sendable>(
+    _ what: String, seconds: Double = defaultDeadlineSeconds, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let answer = FirstAnswer<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            answer.set(continuation)
+            let work = Task {
+                do {
+                    answer.give(.success(try await body()))
+                } catch {
+                    answer.give(.failure(error))
+                }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                if answer.give(.failure(DeadlineExceeded(what, seconds: seconds))) { work.cancel() }
+            }
+            answer.onAnswer { timer.cancel() }
+        }
+    } onCancel: {
+        answer.give(.failure(CancellationError()))
+    }
+}
+
+/// Waits (blocking this thread) for `semaphore`, at most `seconds`; throws `DeadlineExceeded`
+/// naming `what` past that. For threads that may block: the writer's, a reader's queue.
+public func wait(for semaphore: DispatchSemaphore, _ what: String, seconds: Double = defaultDeadlineSeconds) throws {
+    guard semaphore.wait(timeout: .now() + seconds) == .success else { throw DeadlineExceeded(what, seconds: seconds) }
+}
+
+/// The first of several answers to one continuation: the work's result or the deadline.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var early: Result<T, any Error>?
+        var answered = false
+        var onAnswer: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            if state.early == nil { state.continuation = continuation }
+            return state.early
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// Runs `action` once answered (now, if it already is).
+    func onAnswer(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if !state.answered { state.onAnswer = action }
+            return state.answered
+        }
+        if now { action() }
+    }
+
+    /// Answers with `result` unless another answer came first; true if this one counted.
+    @discardableResult
+    func give(_ result: Result<T, any Error>) -> Bool {
+        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?)? in
+            guard !state.answered else { return nil }
+            state.answered = true
+            let taken = (state.continuation, state.onAnswer)
+            if state.continuation == nil { state.early = result }
+            (state.continuation, state.onAnswer) = (nil, nil)
+            return taken
+        }
+        guard let (continuation, action) = taken else { return false }
+        continuation?.resume(with: result)
+        action?()
+        return true
+    }
+}
+
+extension Task where Success: Sendable {
+    /// The task's value, or `DeadlineExceeded` naming `what` once `seconds` have passed.
+    public func value(_ what: String, seconds: Double = defaultDeadlineSeconds) async throws -> Success {
+        try await withDeadline(what, seconds: seconds) { try await self.value }
+    }
+}
