@@ -50,7 +50,7 @@ public enum ChildProcess {
     /// Starts `path` with its output discarded and returns its process id, for a child the test
     /// ends itself (`kill`, then `reap`).
     public static func start(_ path: String, _ arguments: [String]) throws -> pid_t {
-        try spawn(path, arguments, output: "/dev/null")
+        try spawn(path, arguments, output: "/dev/null", environment: nil)
     }
 
     /// Waits for `pid` (killed just before) to end, at most `seconds`.
