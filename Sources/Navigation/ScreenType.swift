@@ -57,6 +57,9 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     public let name: String
     let fields: [FieldDeclaration]
     let make: @Sendable (JSONValue) throws -> Output
+    /// The payload a client sends for `output`, or nil when `output` is another event; nil for
+    /// events declared without it (`IncomingEvent` then reads the case's value by reflection).
+    var payload: (@Sendable (Output) throws -> JSONValue?)? = nil
 
     /// An event without payload: `.event("clear", .clear)`.
     public static func event(_ name: String, _ output: Output) -> Self {
