@@ -27,6 +27,16 @@ enum Clinics: ScreenType {
     }
 }
 
+/// An output that still names its conformance, as one converted from the older form may.
+enum Rooms: ScreenType {
+    static let name = "rooms"
+
+    @ScreenEvents
+    enum Output: ScreenOutput, Equatable {
+        case book(room: Int, note: String?)
+    }
+}
+
 /// The same kind of screen declared the older way, with each wire name spelled out.
 enum Spelled: ScreenType {
     static let name = "spelled"
@@ -136,6 +146,13 @@ struct ClinicsCoordinator: Coordinator {
         ) {
             try ScreenEvent(from: Clinics.self, "signIn", ["email": .string(bidiOverride), "password": "\u{202E}"])
         }
+    }
+
+    @Test func anOutputThatNamesItsConformanceGetsTheSameEvents() throws {
+        #expect(Rooms.Output.events.map(\.name) == ["book"])
+        let incoming = try IncomingEvent(Rooms.self, .book(room: 2, note: nil), on: "s1")
+        #expect(incoming == IncomingEvent(screen: "s1", name: "book", payload: ["room": 2]))
+        #expect(try ScreenEvent(from: Rooms.self, "book", ["room": 2]).output(Rooms.self) == .book(room: 2, note: nil))
     }
 
     @Test func theSpelledOutFormStillWorks() throws {
