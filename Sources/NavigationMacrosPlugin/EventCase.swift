@@ -22,7 +22,6 @@ struct EventCase {
         let type: TypeSyntax
     }
 
-    let element: EnumCaseElementSyntax
     /// The event's wire name: the case name.
     let name: String
     /// The case name as Swift code spells it.

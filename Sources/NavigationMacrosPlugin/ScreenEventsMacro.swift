@@ -120,7 +120,7 @@ extension ScreenEventsMacro {
                     problems.append(Diagnostic(node: element.name, message: ScreenEventsDiagnostic.duplicate(event: name)))
                 }
                 if let carried = carried(by: element, name: name, problems: &problems) {
-                    cases.append(EventCase(element: element, name: name, code: element.name.text, carried: carried))
+                    cases.append(EventCase(name: name, code: element.name.text, carried: carried))
                 }
             }
         }
