@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -9,6 +10,8 @@ let package = Package(
         .executable(name: "coordinatord-corebench", targets: ["CoreBench"]),
         .executable(name: "coordinatord-appbench", targets: ["AppBench"]),
         .library(name: "Navigation", targets: ["Navigation"]),
+        // `@ScreenEvents`, opt-in: it builds swift-syntax, which apps that do not use it skip.
+        .library(name: "NavigationMacros", targets: ["NavigationMacros"]),
         // The server library: an app's executable calls `CoordinatorServer.main` with its app.
         // Its modules are what an app author imports: the runtime, the store for the app's
         // models, password work, and the session service's environment types.
@@ -22,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Deque: the FIFO queues of waiters (readers, libpq connections, a session's lock).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The `@ScreenEvents` macro's implementation (only the NavigationMacros product needs it).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +57,13 @@ let package = Package(
             dependencies: ["Store", "CPostgres", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "Secrets", dependencies: ["CSodium"]),
         .target(name: "Navigation"),
+        .macro(
+            name: "NavigationMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]),
+        .target(name: "NavigationMacros", dependencies: ["Navigation", "NavigationMacrosPlugin"]),
         .target(
             name: "Sessions",
             dependencies: [
@@ -93,7 +105,13 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationMacros", "TestSupport"]),
+        .testTarget(
+            name: "NavigationMacrosTests",
+            dependencies: [
+                "NavigationMacrosPlugin",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
         .testTarget(
             name: "SessionsTests",

@@ -8,7 +8,10 @@ let package = Package(
     targets: [
         .target(
             name: "Greeter",
-            dependencies: [.product(name: "CoordinatorServer", package: "coordinatord")],
+            dependencies: [
+                .product(name: "CoordinatorServer", package: "coordinatord"),
+                .product(name: "NavigationMacros", package: "coordinatord"),
+            ],
             resources: [.copy("Migrations")]),
         .executableTarget(name: "greeter", dependencies: ["Greeter"]),
         .testTarget(name: "GreeterTests", dependencies: ["Greeter"]),

@@ -88,10 +88,18 @@ extension IncomingEvent {
     /// with typed values in a test (`IncomingEvent(Login.self, .submit(credentials), on: "s2")`).
     /// Throws when `output` is not one of the screen's declared events.
     public init<S: ScreenType>(_ screen: S.Type, _ output: S.Output, on id: ScreenID) throws {
+        // Events from `@ScreenEvents` give their payload back; older declarations are guessed at.
+        for event in S.Output.events {
+            guard let payloadOf = event.payload else { continue }
+            if let payload = try payloadOf(output) {
+                self.init(screen: id, name: event.name, payload: payload)
+                return
+            }
+        }
         // The payload a case carries, as the client would send it.
         let carried = Mirror(reflecting: output).children.first.flatMap { $0.value as? any Encodable }
         let payload = try carried.map { try JSONValue.encode($0) } ?? .null
-        for event in S.Output.events {
+        for event in S.Output.events where event.payload == nil {
             // The declared event whose decoding of that payload gives back this very output.
             guard let candidate = try? event.make(payload), "\(candidate)" == "\(output)" else { continue }
             self.init(screen: id, name: event.name, payload: event.fields.isEmpty ? .null : payload)

@@ -8,13 +8,16 @@
 /// enum Search: ScreenType {
 ///     static let name = "search"
 ///     struct Props: Codable, Sendable { var query: String; var results: [Hit] }
-///     enum Output: ScreenOutput {
-///         case find(Query)
+///     @ScreenEvents  // module NavigationMacros: each case is an event named after it
+///     enum Output {
+///         case find(text: String, page: Int?)
 ///         case clear
-///         static let events: [OutputEvent<Output>] = [.event("find", Output.find), .event("clear", .clear)]
 ///     }
 /// }
 /// ```
+///
+/// Without the macro, an `Output: ScreenOutput` lists its events with their wire names:
+/// `static let events: [OutputEvent<Output>] = [.event("find", Output.find), .event("clear", .clear)]`.
 public protocol ScreenType: Sendable {
     associatedtype Props: Codable & Sendable = NoProps
     associatedtype Output: ScreenOutput = NoOutput
@@ -33,7 +36,8 @@ extension ScreenType {
     public static var presentation: ScreenPresentation { ScreenPresentation() }
 }
 
-/// What a screen reports: an enum whose cases carry typed payloads, with the wire name of each.
+/// What a screen reports: an enum whose cases carry typed payloads, with the wire name of each
+/// (`@ScreenEvents` declares them from the cases).
 public protocol ScreenOutput: Sendable {
     /// Every event the screen declares, in the order a client should offer them.
     static var events: [OutputEvent<Self>] { get }
@@ -59,6 +63,9 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     /// What the payload is made of, nested members included.
     let shape: Shape
     let make: @Sendable (JSONValue) throws -> Output
+    /// The payload a client sends for `output`, or nil when `output` is another event; nil for
+    /// events declared without it (`IncomingEvent` then reads the case's value by reflection).
+    var payload: (@Sendable (Output) throws -> JSONValue?)? = nil
 
     /// An event without payload: `.event("clear", .clear)`.
     public static func event(_ name: String, _ output: Output) -> Self {

@@ -1,4 +1,5 @@
 import Navigation
+import NavigationMacros
 
 /// Asks for a name.
 public enum HelloScreen: ScreenType {
@@ -9,13 +10,9 @@ public enum HelloScreen: ScreenType {
         public var error: String?
     }
 
-    public struct Visitor: Codable, Sendable {
-        @Identifier public var name: String
-    }
-
-    public enum Output: ScreenOutput {
-        case greet(Visitor)
-        public static let events: [OutputEvent<Output>] = [.event("greet", Output.greet)]
+    @ScreenEvents
+    public enum Output {
+        case greet(name: Identifier)
     }
 }
 

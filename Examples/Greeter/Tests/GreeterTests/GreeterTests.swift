@@ -6,23 +6,22 @@ import Testing
 @testable import Greeter
 
 @Suite struct GreeterTests {
-    @Test func mapIOTrimsTheName() throws {
-        let event = try ScreenEvent(from: HelloScreen.self, "greet", ["name": " Ada "])
-        #expect(try GreeterCoordinator.mapIO(event) == .greet("Ada"))
-    }
+    let environment: Environment
 
-    @Test func greetingCountsAndPushes() throws {
+    init() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
-        let environment = Greeter.environment(connection)
+        environment = Greeter.environment(connection)
+    }
+
+    @Test func greetingTrimsCountsAndPushes() throws {
         var tree = try Greeter.navigation.start(platform: .web, environment: environment)
         for _ in 0..<2 {
             if tree.top?.name == "greeting" {
                 try Greeter.navigation.apply(IncomingEvent(screen: tree.top!.id, name: "back"), to: &tree, environment: environment)
             }
             try Greeter.navigation.apply(
-                IncomingEvent(screen: tree.top!.id, name: "greet", payload: ["name": "Ada"]), to: &tree,
-                environment: environment)
+                IncomingEvent(HelloScreen.self, .greet(name: " Ada "), on: tree.top!.id), to: &tree, environment: environment)
         }
         #expect(tree.top?.name == "greeting")
         #expect(tree.top?.props == ["text": "Hello, Ada!", "times": 2])
@@ -40,5 +39,18 @@ import Testing
             #expect(tree.top?.props["error"] == "Tell me a name of up to 50 characters.")
         }
         #expect(try connection.queryFirst("SELECT count(*) FROM greetings") { $0.int(0) } == 0)
+    }
+
+    @Test func aClientSendsTheCaseNameWithItsLabelsAsFields() throws {
+        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
+        let hello = tree.top!.id
+        try Greeter.navigation.apply(
+            IncomingEvent(screen: hello, name: "greet", payload: ["name": " "]), to: &tree, environment: environment)
+        #expect(tree.top?.props == ["error": "Tell me your name."])
+        #expect(throws: EventRejection.invalidPayload([FieldError(field: "nom", message: "is not a field of greet")])) {
+            try Greeter.navigation.apply(
+                IncomingEvent(screen: hello, name: "greet", payload: ["name": "Ada", "nom": "Ada"]), to: &tree,
+                environment: environment)
+        }
     }
 }
