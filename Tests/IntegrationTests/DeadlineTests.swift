@@ -59,22 +59,7 @@ private final class SilentListener: Sendable {
     private let descriptor: Int32
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound, listen(descriptor, 8) == 0 else {
-            close(descriptor)
-            throw TestClientError(description: "cannot listen")
-        }
-        self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        (descriptor, port) = try FreePort.listen(backlog: 8)
     }
 
     deinit { close(descriptor) }

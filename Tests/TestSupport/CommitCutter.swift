@@ -25,22 +25,7 @@ public final class CommitCutter: Sendable {
     /// Listens on a free port of 127.0.0.1 and forwards to `target` there.
     public init(target: UInt16) throws {
         self.target = target
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 64) == 0 else {
-            close(listener)
-            throw TestClientError(description: "the proxy cannot listen")
-        }
-        self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        (listener, port) = try FreePort.listen(backlog: 64)
         let thread = Thread { [self] in acceptConnections() }
         thread.start()
     }
