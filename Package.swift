@@ -1,9 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Supported: Linux only (built and tested on Debian 12 with Swift 6.3). The server uses epoll and
+// TCP_DEFER_ACCEPT (its tests /proc), so no product of this package builds for an Apple platform today
+// (HTTPServer stops such a build with an #error that says so). `platforms` gives only the Apple
+// deployment minimums, which SwiftPM ignores on Linux: they are for Apple-platform products this
+// package may add (a Foundation-only CoordinatorClient for native shells), which must not depend
+// on the server's modules.
 let package = Package(
     name: "coordinatord",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "coordinatord", targets: ["coordinatord"]),
         .executable(name: "coordinatord-corebench", targets: ["CoreBench"]),
@@ -14,6 +20,9 @@ let package = Package(
         // models, password work, and the session service's environment types.
         .library(
             name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+        // Account protections an app opts into: failure throttles, rate limits, device credentials,
+        // e-mail comparison keys; with migrations of their own scope.
+        .library(name: "AccountProtection", targets: ["AccountProtection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,7 +64,7 @@ let package = Package(
         .target(
             name: "Sessions",
             dependencies: [
-                "HTTPServer", "Store", "Secrets", "Navigation", "CLZ4",
+                "Store", "Secrets", "Navigation", "CLZ4",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -73,9 +82,12 @@ let package = Package(
             // module: a binary built from any folder serves with nothing beside it.
             plugins: ["EmbedFiles"]),
         .target(
+            name: "AccountProtection", dependencies: ["Navigation", "Store", "Secrets"], exclude: ["Migrations"],
+            plugins: ["EmbedFiles"]),
+        .target(
             name: "SampleApp",
             dependencies: [
-                "Navigation", "Store", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
+                "Navigation", "Store", "Secrets", "AccountProtection", .product(name: "Metrics", package: "swift-metrics"),
             ],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
@@ -94,7 +106,12 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: ["SampleApp", "AccountProtection", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
+        .testTarget(
+            name: "AccountProtectionTests",
+            dependencies: ["AccountProtection", "Navigation", "Store", "SQLiteStore", "PostgresStore", "TestSupport"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [

@@ -1,7 +1,7 @@
 import Navigation
 
 /// Why a session call failed, each with the status DESIGN §4 gives it.
-enum SessionError: Error {
+package enum SessionError: Error {
     /// 401: no token, or a token no live session has.
     case unauthorized
     /// 404: no such session, or the token is another session's.

@@ -1,16 +1,17 @@
 import HTTPServer
 import Navigation
 import Secrets
+import Sessions
 
 /// The REST contract of DESIGN §4 over a `SessionService`.
-package struct SessionRoutes: Sendable {
+struct SessionRoutes: Sendable {
     let service: SessionService
 
-    package init(service: SessionService) {
+    init(service: SessionService) {
         self.service = service
     }
 
-    package func register(in router: inout Router) {
+    func register(in router: inout Router) {
         let service = self.service
         router.post("/v1/sessions") { request in try await Self.create(request, service) }
         router.get("/v1/sessions/{id}") { request in

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Navigation
+import Sessions
 
 extension SessionError {
     /// The problem+json answer for this error.
