@@ -102,6 +102,8 @@ let package = Package(
         .executableTarget(name: "AppBench", dependencies: ["Navigation", "Store", "SQLiteStore", "SampleApp", "Secrets"]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A test-only app whose flows fail on purpose (a constraint, a syntax error, a thrown error).
+        .executableTarget(name: "FlowFaultsApp", dependencies: ["CoordinatorServer"], path: "Tests/FlowFaultsApp"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),
@@ -118,6 +120,8 @@ let package = Package(
                 "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(
+            name: "CoordinatorServerTests", dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,15 +39,11 @@ struct ResidentCopyOutdated: Error {}
 extension SessionService {
     /// The event pipeline: authenticate → replay a stored answer → (in order, one at a time per
     /// session) `If-Match` → top screen → decode and act → durable commit → answer. Counted by outcome.
+    /// (Refusals are counted, by their problem type, where they are answered: the REST layer.)
     package func post(_ request: EventRequest) async throws -> StoredAnswer {
-        do {
-            let (answer, replayed) = try await postOnce(request)
-            (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
-            return answer
-        } catch {
-            Counter(label: "coordinatord_events_refused_total", dimensions: [("reason", Self.reason(error))]).increment()
-            throw error
-        }
+        let (answer, replayed) = try await postOnce(request)
+        (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
+        return answer
     }
 
     // Made on first use (after the metrics system is set up), not per event.
@@ -293,16 +289,5 @@ extension SessionService {
         if let token { extra["token"] = .string(token) }
         if let deviceToken { extra["deviceToken"] = .string(deviceToken) }
         return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
-    }
-
-    /// The label an event refusal is counted under in `/metrics`.
-    static func reason(_ error: any Error) -> String {
-        switch error {
-        case let error as SessionError: error.reason
-        case let rejection as EventRejection: rejection.reason
-        case is EventThrottled: "throttled"
-        case is PasswordPoolBusy: "password_queue_full"
-        default: "error"
-        }
     }
 }

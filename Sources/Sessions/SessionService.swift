@@ -281,7 +281,7 @@ package final class SessionService: Sendable {
         app.renderState(state.tree, extra: ["id": .string(id), "version": .int(state.version)])
     }
 
-    /// A durable write, with storage failures turned into 503.
+    /// A durable write, with storage failures turned into `storageUnavailable` (see `storage`).
     func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await storage("write") { try await store.write(work) }
     }
@@ -290,16 +290,20 @@ package final class SessionService: Sendable {
         try await storage("read") { try await store.read(work) }
     }
 
-    /// Runs a storage call; database failures and a closed store become `storageUnavailable`
-    /// (logged and counted).
+    /// Runs a storage call. A storage failure becomes `storageUnavailable` (logged and counted
+    /// here) and a closed store `shuttingDown`: both say "retry, nothing changed". A statement the
+    /// database refused (a flow's constraint violation, say) becomes `StatementFailed`: a bug,
+    /// logged with its request where it is answered. An error a flow threw passes as it is.
     func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as any DatabaseError {
+        } catch let error as any DatabaseError where error.isStorageFailure {
             storageFailed(operation, error)
             throw SessionError.storageUnavailable(error.message)
+        } catch let error as any DatabaseError {
+            throw StatementFailed(error)
         } catch is StoreClosed {
-            throw SessionError.storageUnavailable("the server is shutting down")
+            throw SessionError.shuttingDown
         }
     }
 
