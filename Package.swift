@@ -2,9 +2,15 @@
 import CompilerPluginSupport
 import PackageDescription
 
+// Supported: Linux only (built and tested on Debian 12 with Swift 6.3). The server uses epoll and
+// TCP_DEFER_ACCEPT (its tests /proc), so no product of this package builds for an Apple platform today
+// (HTTPServer stops such a build with an #error that says so). `platforms` gives only the Apple
+// deployment minimums, which SwiftPM ignores on Linux: they are for Apple-platform products this
+// package may add (a Foundation-only CoordinatorClient for native shells), which must not depend
+// on the server's modules.
 let package = Package(
     name: "coordinatord",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "coordinatord", targets: ["coordinatord"]),
         .executable(name: "coordinatord-corebench", targets: ["CoreBench"]),
@@ -17,6 +23,9 @@ let package = Package(
         // models, password work, and the session service's environment types.
         .library(
             name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+        // Account protections an app opts into: failure throttles, rate limits, device credentials,
+        // e-mail comparison keys; with migrations of their own scope.
+        .library(name: "AccountProtection", targets: ["AccountProtection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,7 +76,7 @@ let package = Package(
         .target(
             name: "Sessions",
             dependencies: [
-                "HTTPServer", "Store", "Secrets", "Navigation", "CLZ4",
+                "Store", "Secrets", "Navigation", "CLZ4",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -85,9 +94,12 @@ let package = Package(
             // module: a binary built from any folder serves with nothing beside it.
             plugins: ["EmbedFiles"]),
         .target(
+            name: "AccountProtection", dependencies: ["Navigation", "Store", "Secrets"], exclude: ["Migrations"],
+            plugins: ["EmbedFiles"]),
+        .target(
             name: "SampleApp",
             dependencies: [
-                "Navigation", "Store", "Secrets", .product(name: "Metrics", package: "swift-metrics"),
+                "Navigation", "Store", "Secrets", "AccountProtection", .product(name: "Metrics", package: "swift-metrics"),
             ],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
@@ -102,6 +114,8 @@ let package = Package(
         .executableTarget(name: "AppBench", dependencies: ["Navigation", "Store", "SQLiteStore", "SampleApp", "Secrets"]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A test-only app whose flows fail on purpose (a constraint, a syntax error, a thrown error).
+        .executableTarget(name: "FlowFaultsApp", dependencies: ["CoordinatorServer"], path: "Tests/FlowFaultsApp"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),
@@ -112,13 +126,20 @@ let package = Package(
                 "NavigationMacrosPlugin",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: ["SampleApp", "AccountProtection", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
+        .testTarget(
+            name: "AccountProtectionTests",
+            dependencies: ["AccountProtection", "Navigation", "Store", "SQLiteStore", "PostgresStore", "TestSupport"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
                 "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(
+            name: "CoordinatorServerTests", dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]

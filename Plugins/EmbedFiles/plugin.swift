@@ -18,7 +18,7 @@ struct EmbedFiles: BuildToolPlugin {
         switch target.name {
         case "CoordinatorServer":
             (base, paths) = (context.package.directoryURL, ["migrations", "web", "api/openapi.yaml"])
-        case "SampleApp":
+        case "SampleApp", "AccountProtection":
             (base, paths) = (target.directoryURL, ["Migrations"])
         default:
             throw EmbedFilesError(description: "EmbedFiles does not know what to embed in \(target.name)")

@@ -41,12 +41,16 @@ struct Application {
             logger: logger, environment: makeEnvironment)
 
         var router = Router { error, request in
-            logger.error(
-                "request failed",
-                metadata: [
-                    "request_id": "\(request.headers["X-Request-Id"] ?? "")", "path": "\(LogText.escaped(request.path))",
-                    "error": "\(error)",
-                ])
+            var metadata: Logger.Metadata = [
+                "request_id": "\(request.headers["X-Request-Id"] ?? "")", "path": "\(LogText.escaped(request.path))",
+                "error": "\(error)",
+            ]
+            if let failed = error as? StatementFailed {
+                // The statement as written: its placeholders, never the values bound to them.
+                metadata["cause"] = "\(failed.cause)"
+                metadata["statement"] = "\(failed.statement ?? "")"
+            }
+            logger.error("request failed", metadata: metadata)
         }
         OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry)
             .register(in: &router)

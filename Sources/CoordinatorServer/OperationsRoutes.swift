@@ -15,7 +15,7 @@ struct OperationsRoutes {
     func register(in router: inout Router) {
         router.get("/healthz") { [store] _ in
             if let problem = await store.healthProblem() {
-                throw Problem(status: 503, detail: "Unhealthy: \(problem).")
+                throw Problem(.storageUnavailable, detail: "Unhealthy: \(problem).")
             }
             return .json(["status": "ok"])
         }

@@ -14,7 +14,8 @@ public struct ServedApp: Sendable {
     public let name: String
     /// The screens and coordinators it runs.
     public let navigation: NavigationApp
-    /// The app's migrations for a dialect (their scope is `name`), applied after coordinatord's own.
+    /// The app's migrations for a dialect (their scope is `name`, or that of a module the app
+    /// includes, such as `AccountProtection.scope`), applied after coordinatord's own.
     public let migrations: @Sendable (SQLDialect) throws -> [Migration]
     /// The app's own options: `serve` accepts each as a flag and as a `COORDINATORD_*` variable.
     public let settings: any (ParsableArguments & Sendable).Type

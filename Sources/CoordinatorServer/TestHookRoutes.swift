@@ -16,7 +16,7 @@ struct TestHookRoutes {
         let (sessions, passwords, clock) = (self.sessions, self.passwords, self.clock)
         router.post("/test/clock") { request in
             guard let body = try? JSONValue.parse(request.body), let seconds = body["advanceSeconds"]?.intValue else {
-                throw Problem(status: 400, detail: #"Send {"advanceSeconds": N}."#)
+                throw Problem(.invalidBody, detail: #"Send {"advanceSeconds": N}."#)
             }
             clock.advance(seconds: Int64(seconds))
             return .json(["now": clock.now()])

@@ -46,6 +46,6 @@ public enum JSONCoding {
     }
 
     private static let unencodable = Array(
-        #"{"detail":"The server failed to encode its answer.","status":500,"title":"Internal Server Error","type":"about:blank"}"#
+        #"{"detail":"The server failed to encode its answer.","status":500,"title":"Internal Server Error","type":"urn:coordinatord:problem:internal-error"}"#
             .utf8)
 }

@@ -76,7 +76,7 @@ enum MHDCallbacks {
         core.watch.headersReceived(coordinatord_mhd_connection_fd(connection))
         let refusal: Problem?
         if core.draining.load(ordering: .acquiring) {
-            refusal = Problem(status: 503, detail: "The server is shutting down; retry on another connection.")
+            refusal = Problem(.shuttingDown, detail: "The server is shutting down; retry on another connection.")
         } else if let problem = RequestScreening.problem(
             version: version.map { String(cString: $0) } ?? "", headers: state.headers)
         {
@@ -139,7 +139,7 @@ enum MHDCallbacks {
         let socket = coordinatord_mhd_connection_fd(connection)
         guard socket >= 0 else { return }
         let response = closing(
-            Problem(status: 400, detail: "The query has more than \(core.limits.maxQueryArguments) arguments."))
+            Problem(.malformedRequest, detail: "The query has more than \(core.limits.maxQueryArguments) arguments."))
         // The socket is idle on our side (libmicrohttpd is still reading), so one small send fits.
         let bytes = response.serializedForRawSocket()
         _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -174,7 +174,7 @@ enum MHDCallbacks {
     }
 
     private static func tooLarge(_ core: ServerCore) -> Problem {
-        Problem(status: 413, detail: "The request body exceeds \(core.limits.maxBodyBytes) bytes.")
+        Problem(.contentTooLarge, detail: "The request body exceeds \(core.limits.maxBodyBytes) bytes.")
     }
 
     /// The problem's response, closing the connection (what is left of the request is never read).

@@ -1,28 +1,30 @@
 /// An RFC 9457 problem: every error answer of the service is one, as `application/problem+json`.
 ///
 /// `Problem` is an `Error`, so handlers can `throw` it and have it rendered as their response.
+/// Its kind (`type`) gives its status, `type` URI and title.
 public struct Problem: Error, Sendable {
-    public var status: Int
-    public var title: String
+    /// The kind of problem: status, `type` URI, title.
+    public var type: ProblemType
+    /// What this occurrence says, for a person.
     public var detail: String?
-    /// A URI naming the problem type; `about:blank` when the status says it all.
-    public var type: String
     /// Extension members, rendered beside the standard ones (for example `state` or `errors`).
     public var extensions: [String: any Encodable & Sendable]
     /// Extra header fields, for example `Allow` on a `405` or `Retry-After` on a `429`.
     public var headers: HTTPHeaders
 
+    /// A problem of kind `type`, saying `detail`.
     public init(
-        status: Int, title: String? = nil, detail: String? = nil, type: String = "about:blank",
-        extensions: [String: any Encodable & Sendable] = [:], headers: HTTPHeaders = HTTPHeaders()
+        _ type: ProblemType, detail: String? = nil, extensions: [String: any Encodable & Sendable] = [:],
+        headers: HTTPHeaders = HTTPHeaders()
     ) {
-        self.status = status
-        self.title = title ?? HTTPStatus.reason(status)
-        self.detail = detail
         self.type = type
+        self.detail = detail
         self.extensions = extensions
         self.headers = headers
     }
+
+    /// The HTTP status, the kind's.
+    public var status: Int { type.status }
 
     /// The response carrying this problem.
     public var response: HTTPResponse {
@@ -49,8 +51,8 @@ private struct ProblemBody: Encodable {
         for (name, value) in problem.extensions {
             try container.encode(value, forKey: Key(name))
         }
-        try container.encode(problem.type, forKey: Key("type"))
-        try container.encode(problem.title, forKey: Key("title"))
+        try container.encode(problem.type.uri, forKey: Key("type"))
+        try container.encode(problem.type.title, forKey: Key("title"))
         try container.encode(problem.status, forKey: Key("status"))
         try container.encodeIfPresent(problem.detail, forKey: Key("detail"))
     }

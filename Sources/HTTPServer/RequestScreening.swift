@@ -15,33 +15,33 @@ enum RequestScreening {
         // `Transfer-Encoding : chunked` is no header to libmicrohttpd (it keeps the space in the
         // name) but is one to some proxies: a body framed by one is a smuggled request to the other.
         if headers.contains(where: { !HTTPToken.isToken($0.name) }) {
-            return Problem(status: 400, detail: "A header name is not a token (no space may precede its colon).")
+            return Problem(.malformedRequest, detail: "A header name is not a token (no space may precede its colon).")
         }
         let lengths = headers.values("Content-Length")
         let encodings = headers.values("Transfer-Encoding")
         if lengths.count > 1 {
-            return Problem(status: 400, detail: "The request has more than one Content-Length.")
+            return Problem(.malformedRequest, detail: "The request has more than one Content-Length.")
         }
         if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ (48...57).contains($0) }) {
-            return Problem(status: 400, detail: "Content-Length is not a decimal number.")
+            return Problem(.malformedRequest, detail: "Content-Length is not a decimal number.")
         }
         if !encodings.isEmpty {
             if !lengths.isEmpty {
-                return Problem(status: 400, detail: "The request has both Content-Length and Transfer-Encoding.")
+                return Problem(.malformedRequest, detail: "The request has both Content-Length and Transfer-Encoding.")
             }
             let codings = encodings.joined(separator: ",").split(separator: ",").map {
                 $0.trimmingOptionalWhitespace().lowercased()
             }
             if codings != ["chunked"] {
-                return Problem(status: 501, detail: "No transfer coding is supported; send the body with a Content-Length.")
+                return Problem(.unsupportedTransferCoding, detail: "No transfer coding is supported; send the body with a Content-Length.")
             }
             // libmicrohttpd parses chunk sizes itself and passes on only the data: a chunk declared
             // far past the body limit, then nothing, would hold the connection until the request
             // timeout. Bodies here are small JSON a client always has whole, so it must say their size.
-            return Problem(status: 411, detail: "Chunked request bodies are not accepted; send the body with a Content-Length.")
+            return Problem(.lengthRequired, detail: "Chunked request bodies are not accepted; send the body with a Content-Length.")
         }
         if version == "HTTP/1.1" && headers.values("Host").count != 1 {
-            return Problem(status: 400, detail: "An HTTP/1.1 request needs exactly one Host header.")
+            return Problem(.malformedRequest, detail: "An HTTP/1.1 request needs exactly one Host header.")
         }
         return nil
     }

@@ -6,12 +6,13 @@ public protocol HTTPResponder: Sendable {
 /// Routes requests by method and path pattern (`/v1/sessions/{id}/events`) to handlers.
 ///
 /// Unknown paths get `404`, a known path with another method gets `405` with `Allow`;
-/// both as `application/problem+json`. A handler that throws a `Problem` answers with it;
-/// any other error becomes a `500` problem without details, and is reported to
-/// `unexpectedError` (to be logged with its cause: the client never sees it).
+/// both as `application/problem+json`. A handler that throws a `ProblemError` answers with its
+/// problem; any other error becomes a `500` problem without details. Both a `500` problem and
+/// any other error are reported to `unexpectedError` (to be logged with their cause: the client
+/// never sees it).
 public struct Router: HTTPResponder {
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
-    /// Told of every error a handler threw that is not a `Problem`.
+    /// Told of every error a handler threw that is not a `ProblemError`, and of those answered with `500`.
     public typealias ErrorReporter = @Sendable (_ error: any Error, _ request: HTTPRequest) -> Void
 
     /// A registered route: its method and its pattern, as written.
@@ -32,11 +33,14 @@ public struct Router: HTTPResponder {
             request.pathParameters = parameters
             do {
                 return try await handler(request)
-            } catch let problem as Problem {
+            } catch let error as any ProblemError {
+                let problem = error.problem
+                // A 500 is a bug (an app's statement the database refused, say): its cause is logged.
+                if problem.status == 500 { unexpectedError(error, request) }
                 return problem.response
             } catch {
                 unexpectedError(error, request)
-                return Problem(status: 500, detail: "The server failed to answer this request.").response
+                return Problem(.internalError, detail: "The server failed to answer this request.").response
             }
         }
     }
@@ -88,11 +92,11 @@ public struct Router: HTTPResponder {
         }
         let problem: Problem
         if allowed.isEmpty {
-            problem = Problem(status: 404, detail: "No resource at \(path).")
+            problem = Problem(.noSuchRoute, detail: "No resource at \(path).")
         } else {
             if allowed.contains("GET") { allowed.append("HEAD") }
             problem = Problem(
-                status: 405, detail: "\(method) is not allowed on \(path).",
+                .methodNotAllowed, detail: "\(method) is not allowed on \(path).",
                 headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))
         }
         return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:], unexpectedError: unexpectedError)

@@ -168,7 +168,10 @@ public final class PostgresConnection: SQLConnection {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = String(cString: PQresultErrorMessage(result)).trimmingTrailingSpace
+            // The primary message only: its DETAIL can quote bound values (`Key (email)=(…) already
+            // exists`), and errors are logged.
+            let message = (PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                ?? String(cString: PQresultErrorMessage(result))).trimmingTrailingSpace
             throw PostgresError(sqlState: isHealthy ? state : "", message: message, sql: sql)
         }
     }

@@ -20,9 +20,13 @@ public struct PostgresError: DatabaseError, Equatable {
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
     /// No SQLSTATE (the connection broke), or a class that means the server or its storage failed:
-    /// 08 connection, 53 insufficient resources, 57 operator intervention, 58 system error.
+    /// 08 connection, 53 insufficient resources, 57 operator intervention, 58 system error; or it
+    /// was busy past retries (a serialization failure or deadlock, a lock not available), or is
+    /// read-only now (a standby). Any other SQLSTATE refuses the statement itself (23 a constraint,
+    /// 42 a syntax error or an unknown name, 25P02 a transaction that went on after a failed statement).
     public var isStorageFailure: Bool {
         sqlState.isEmpty || ["08", "53", "57", "58"].contains(String(sqlState.prefix(2)))
+            || isRetryable || sqlState == "55P03" || sqlState == "25006"
     }
 
     /// A serialization failure or a deadlock: nothing was kept, and the same work may run again.
@@ -43,6 +47,7 @@ public struct TransactionNotBegun: DatabaseError {
     public var message: String { cause.message }
     public var isUniqueViolation: Bool { false }
     public var isStorageFailure: Bool { true }
+    public var sql: String? { cause.sql }
     public var description: String { "cannot begin a transaction: \(cause)" }
 }
 

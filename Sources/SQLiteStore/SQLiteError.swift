@@ -22,10 +22,11 @@ public struct SQLiteError: DatabaseError, Equatable {
     /// True for a violated UNIQUE or PRIMARY KEY constraint.
     public var isUniqueViolation: Bool { code == 2067 || code == 1555 }
 
-    /// True when the database could not be reached or written (I/O, full disk, locked, read-only):
-    /// the caller's request was fine, storage was not.
+    /// True when the database could not be reached or written (I/O, full disk, busy or locked past
+    /// the busy timeout, read-only, out of memory): the caller's request was fine, storage was not.
     public var isStorageFailure: Bool {
-        [5, 6, 8, 10, 11, 13, 14, 26].contains(primaryCode)  // BUSY LOCKED READONLY IOERR CORRUPT FULL CANTOPEN NOTADB
+        // BUSY LOCKED NOMEM READONLY IOERR CORRUPT FULL CANTOPEN NOTADB
+        [5, 6, 7, 8, 10, 11, 13, 14, 26].contains(primaryCode)
     }
 
     public var description: String {

@@ -1,3 +1,4 @@
+import AccountProtection
 import Foundation
 import Navigation
 import Secrets

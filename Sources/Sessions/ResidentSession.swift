@@ -5,7 +5,7 @@ import Synchronization
 /// `lock` orders its events; `state` is read by anyone and written only under `lock`.
 /// `pins` counts the requests using it: a pinned session is never evicted, so two requests
 /// never hold two copies of one session.
-final class ResidentSession: Sendable {
+package final class ResidentSession: Sendable {
     struct State: Sendable {
         var tree: NavigationTree
         var version: Int

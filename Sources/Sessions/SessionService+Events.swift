@@ -4,7 +4,7 @@ import Store
 import Secrets
 
 /// An event as the REST layer hands it over.
-struct EventRequest: Sendable {
+package struct EventRequest: Sendable {
     let sessionID: String
     let token: String?
     let event: IncomingEvent
@@ -16,6 +16,20 @@ struct EventRequest: Sendable {
     let clientAddress: String
     /// The `Device-Token` header: a credential a flow gave this device in an earlier answer.
     var deviceToken: String? = nil
+
+    package init(
+        sessionID: String, token: String?, event: IncomingEvent, ifMatch: Int??, idempotencyKey: String?,
+        requestHash: [UInt8], clientAddress: String, deviceToken: String? = nil
+    ) {
+        self.sessionID = sessionID
+        self.token = token
+        self.event = event
+        self.ifMatch = ifMatch
+        self.idempotencyKey = idempotencyKey
+        self.requestHash = requestHash
+        self.clientAddress = clientAddress
+        self.deviceToken = deviceToken
+    }
 }
 
 /// The resident copy of a session is out of date (its stored version moved on, or it was
@@ -25,15 +39,11 @@ struct ResidentCopyOutdated: Error {}
 extension SessionService {
     /// The event pipeline: authenticate → replay a stored answer → (in order, one at a time per
     /// session) `If-Match` → top screen → decode and act → durable commit → answer. Counted by outcome.
-    func post(_ request: EventRequest) async throws -> StoredAnswer {
-        do {
-            let (answer, replayed) = try await postOnce(request)
-            (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
-            return answer
-        } catch {
-            Counter(label: "coordinatord_events_refused_total", dimensions: [("reason", Self.reason(error))]).increment()
-            throw error
-        }
+    /// (Refusals are counted, by their problem type, where they are answered: the REST layer.)
+    package func post(_ request: EventRequest) async throws -> StoredAnswer {
+        let (answer, replayed) = try await postOnce(request)
+        (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
+        return answer
     }
 
     // Made on first use (after the metrics system is set up), not per event.
@@ -279,16 +289,5 @@ extension SessionService {
         if let token { extra["token"] = .string(token) }
         if let deviceToken { extra["deviceToken"] = .string(deviceToken) }
         return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
-    }
-
-    /// The label an event refusal is counted under in `/metrics`.
-    static func reason(_ error: any Error) -> String {
-        switch error {
-        case let error as SessionError: error.reason
-        case let rejection as EventRejection: rejection.reason
-        case is EventThrottled: "throttled"
-        case is PasswordPoolBusy: "password_queue_full"
-        default: "error"
-        }
     }
 }

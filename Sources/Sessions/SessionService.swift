@@ -15,7 +15,7 @@ import Secrets
 /// written only over the version it was made from (compare-and-set), so when several nodes share
 /// the store, memory is a cache: it is checked against the stored version on every request.
 package final class SessionService: Sendable {
-    let app: NavigationApp
+    package let app: NavigationApp
     let store: any Store
     let passwords: PasswordHashPool
     let makeEnvironment: EnvironmentFactory
@@ -55,7 +55,7 @@ package final class SessionService: Sendable {
     /// A new session for `platform`: its token (shown once, never stored) and its state. A client
     /// past its rate gets `429`, before anything is stored. Until its first event the session
     /// lives only `unusedTimeoutSeconds` without a request.
-    func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: [UInt8], id: String) {
+    package func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: [UInt8], id: String) {
         let now = now()
         if let wait = creations.take(clientAddress, now: now) {
             throw SessionError.tooManySessions(retryAfterSeconds: wait)
@@ -93,7 +93,7 @@ package final class SessionService: Sendable {
     /// re-checks the stored version before any refusal; so on a shared store its resident copy is
     /// not checked against the store first when it knows the token and has not expired: one round
     /// trip less per event.
-    func withSession<T>(id: String, token: String?, forEvent: Bool = false, _ body: (ResidentSession) async throws -> T)
+    package func withSession<T>(id: String, token: String?, forEvent: Bool = false, _ body: (ResidentSession) async throws -> T)
         async throws -> T
     {
         let session = try await authenticate(id: id, token: token, forEvent: forEvent)
@@ -251,7 +251,7 @@ package final class SessionService: Sendable {
 
     /// The session's State, and its version for the `ETag`. Reading keeps the session alive (a
     /// session that has had no event only for `unusedTimeoutSeconds`).
-    func state(of session: ResidentSession) -> (state: [UInt8], version: Int) {
+    package func state(of session: ResidentSession) -> (state: [UInt8], version: Int) {
         let now = now()
         session.update {
             $0.expiresAt = max($0.expiresAt, now + configuration.timeout(atVersion: $0.version))
@@ -261,12 +261,12 @@ package final class SessionService: Sendable {
         return (render(current, id: session.id), current.version)
     }
 
-    func tree(of session: ResidentSession) -> JSONValue {
+    package func tree(of session: ResidentSession) -> JSONValue {
         app.inspect(session.current.tree)
     }
 
     /// Deletes the session; its token is dead afterwards.
-    func delete(_ session: ResidentSession) async throws {
+    package func delete(_ session: ResidentSession) async throws {
         let id = session.id
         try await session.lock.withLock {
             try await self.write { try SessionSQL.delete($0, id: id) }
@@ -281,7 +281,7 @@ package final class SessionService: Sendable {
         app.renderState(state.tree, extra: ["id": .string(id), "version": .int(state.version)])
     }
 
-    /// A durable write, with storage failures turned into 503.
+    /// A durable write, with storage failures turned into `storageUnavailable` (see `storage`).
     func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await storage("write") { try await store.write(work) }
     }
@@ -290,16 +290,20 @@ package final class SessionService: Sendable {
         try await storage("read") { try await store.read(work) }
     }
 
-    /// Runs a storage call; database failures and a closed store become `storageUnavailable`
-    /// (logged and counted).
+    /// Runs a storage call. A storage failure becomes `storageUnavailable` (logged and counted
+    /// here) and a closed store `shuttingDown`: both say "retry, nothing changed". A statement the
+    /// database refused (a flow's constraint violation, say) becomes `StatementFailed`: a bug,
+    /// logged with its request where it is answered. An error a flow threw passes as it is.
     func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as any DatabaseError {
+        } catch let error as any DatabaseError where error.isStorageFailure {
             storageFailed(operation, error)
             throw SessionError.storageUnavailable(error.message)
+        } catch let error as any DatabaseError {
+            throw StatementFailed(error)
         } catch is StoreClosed {
-            throw SessionError.storageUnavailable("the server is shutting down")
+            throw SessionError.shuttingDown
         }
     }
 

@@ -6,9 +6,9 @@ import Secrets
 /// It is sealed with a key derived from the bearer token of the request that produced it:
 /// the answer may carry a newly rotated token, and the server keeps no token in the clear.
 /// Only a client holding that request's token can have it replayed.
-struct StoredAnswer: Sendable {
-    let version: Int
-    let body: [UInt8]
+package struct StoredAnswer: Sendable {
+    package let version: Int
+    package let body: [UInt8]
 
     static func sealingKey(token: String) -> [UInt8] {
         SecretBox.key(from: token, purpose: "idempotent-answer")

@@ -47,6 +47,7 @@ import Glibc
                 server.port, "POST /echo/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{}")
             #expect(response.status == 501)
             #expect(response.headers["content-type"] == "application/problem+json")
+            #expect(response.json["type"] as? String == "urn:coordinatord:problem:unsupported-transfer-coding")
             #expect(closed)
         }
     }
@@ -153,15 +154,22 @@ import Glibc
             reports.paths.withLock { $0.append("\(request.path): \(error)") }
         }
         router.get("/boom") { _ in throw CancellationError() }
-        router.get("/teapot") { _ in throw Problem(status: 418) }
+        router.get("/teapot") { _ in throw Problem(ProblemType("teapot", status: 418, title: "I'm a teapot")) }
+        router.get("/bug") { _ in throw Problem(.internalError, detail: "a bug the handler knew of") }
         try await HTTPServerTests.withServer(router) { server in
             let boom = try await TestHTTP.request(port: server.port, "GET", "/boom")
             let teapot = try await TestHTTP.request(port: server.port, "GET", "/teapot")
+            let bug = try await TestHTTP.request(port: server.port, "GET", "/bug")
             #expect(boom.status == 500)
             #expect(teapot.status == 418)
+            #expect(bug.status == 500)
         }
-        // Only the unexpected error is reported; a Problem is an answer, not a failure.
-        #expect(reports.paths.withLock { $0 } == ["/boom: CancellationError()"])
+        // Only failures are reported: the unexpected error and the 500 problem. Another problem is
+        // an answer, not a failure.
+        let reported = reports.paths.withLock { $0 }
+        #expect(reported.count == 2)
+        #expect(reported.contains("/boom: CancellationError()"))
+        #expect(reported.contains { $0.hasPrefix("/bug: ") })
     }
 
     @Test func forwardedForCountsOnlyFromATrustedProxy() {

@@ -62,7 +62,7 @@ import Testing
             #expect(response.headers["content-type"] == "application/problem+json")
             #expect(response.json["status"] as? Int == 404)
             #expect(response.json["title"] as? String == "Not Found")
-            #expect(response.json["type"] as? String == "about:blank")
+            #expect(response.json["type"] as? String == "urn:coordinatord:problem:no-such-route")
         }
     }
 
@@ -153,16 +153,20 @@ import Testing
 
     @Test func handlerErrorsBecomeProblems() async throws {
         var router = Router()
-        router.get("/teapot") { _ in throw Problem(status: 422, detail: "no", extensions: ["errors": ["a"]]) }
+        let kind = ProblemType("teapot-refused", status: 422, title: "Teapot refused")
+        router.get("/teapot") { _ in throw Problem(kind, detail: "no", extensions: ["errors": ["a"]]) }
         router.get("/boom") { _ in throw CancellationError() }
         try await Self.withServer(router) { server in
             let problem = try await TestHTTP.request(port: server.port, "GET", "/teapot")
             #expect(problem.status == 422)
             #expect(problem.json["errors"] as? [String] == ["a"])
             #expect(problem.json["detail"] as? String == "no")
+            #expect(problem.json["type"] as? String == "urn:coordinatord:problem:teapot-refused")
+            #expect(problem.json["title"] as? String == "Teapot refused")
             let failure = try await TestHTTP.request(port: server.port, "GET", "/boom")
             #expect(failure.status == 500)
             #expect(failure.headers["content-type"] == "application/problem+json")
+            #expect(failure.json["type"] as? String == "urn:coordinatord:problem:internal-error")
         }
     }
 

@@ -74,6 +74,7 @@ import Testing
             #expect(answers.map(\.status).sorted() == [200, 409], "round \(round)")
             let winner = try #require(answers.first { $0.status == 200 })
             let loser = try #require(answers.first { $0.status == 409 })
+            ProblemAssertions.expect(loser, 409, "stale-screen")
             #expect(winner.json["version"] as? Int == round + 2)
             let loserState = try #require(loser.json["state"] as? [String: Any])
             #expect(loserState as NSDictionary == winner.json as NSDictionary, "round \(round): 409 carries the winner's state")

@@ -45,7 +45,7 @@ import Testing
         let deleted = try await TestHTTP.request(
             port: server.port, "DELETE", "/v1/sessions/\(id)", headers: ["Authorization": "Bearer \(token)"])
         #expect(deleted.status == 204)
-        #expect(try await client.get("").status == 401)
+        ProblemAssertions.expect(try await client.get(""), 401, "unauthorized")
     }
 
     @Test(arguments: Backend.allCases) func badRequests(backend: Backend) async throws {
@@ -53,23 +53,22 @@ import Testing
         var client = try await SessionClient.create(port: server.port)
         let path = "/v1/sessions/\(client.id)/events"
         let malformed = try await post(server, path, token: client.token, body: "{not json")
-        #expect(malformed.status == 400)
-        #expect(malformed.headers["content-type"] == "application/problem+json")
+        ProblemAssertions.expect(malformed, 400, "invalid-body")
         let missing = try await post(server, path, token: client.token, body: #"{"screen":"s1"}"#)
-        #expect(missing.status == 400)
+        ProblemAssertions.expect(missing, 400, "invalid-body")
         #expect((missing.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
         let notJSON = try await post(server, path, token: client.token, contentType: "text/plain", body: "hello")
-        #expect(notJSON.status == 415)
+        ProblemAssertions.expect(notJSON, 415, "unsupported-media-type")
         let badPlatform = try await post(server, "/v1/sessions", body: #"{"platform":"watch"}"#)
-        #expect(badPlatform.status == 422)
+        ProblemAssertions.expect(badPlatform, 422, "invalid-platform")
 
         let undeclared = try await client.send("fly")
-        #expect(undeclared.status == 422)
+        ProblemAssertions.expect(undeclared, 422, "undeclared-event")
         #expect((undeclared.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
         #expect((undeclared.json["detail"] as? String)?.contains("signUp, logIn") == true)
         _ = try await client.send("logIn")
         let wrongShape = try await client.send("submit", ["email": 5])
-        #expect(wrongShape.status == 422)
+        ProblemAssertions.expect(wrongShape, 422, "invalid-payload")
         let errors = wrongShape.json["errors"] as? [[String: Any]] ?? []
         #expect(errors.map { $0["field"] as? String } == ["email", "password"])
         #expect(errors.map { $0["message"] as? String } == ["must be a string", "is required"])
@@ -82,17 +81,17 @@ import Testing
         let client = try await SessionClient.create(port: server.port)
         let other = try await SessionClient.create(port: server.port)
         let none = try await TestHTTP.request(port: server.port, "GET", "/v1/sessions/\(client.id)")
-        #expect(none.status == 401)
+        ProblemAssertions.expect(none, 401, "unauthorized")
         #expect(none.headers["www-authenticate"] == "Bearer")
         let bad = try await TestHTTP.request(
             port: server.port, "GET", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer nope"])
-        #expect(bad.status == 401)
+        ProblemAssertions.expect(bad, 401, "unauthorized")
         let foreign = try await TestHTTP.request(
             port: server.port, "GET", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer \(other.token)"])
-        #expect(foreign.status == 404)
+        ProblemAssertions.expect(foreign, 404, "session-not-found")
         let unknown = try await TestHTTP.request(
             port: server.port, "GET", "/v1/sessions/doesnotexist", headers: ["Authorization": "Bearer \(client.token)"])
-        #expect(unknown.status == 404)
+        ProblemAssertions.expect(unknown, 404, "session-not-found")
     }
 
     @Test(arguments: Backend.allCases) func staleScreenAndIfMatchCarryTheState(backend: Backend) async throws {
@@ -100,12 +99,12 @@ import Testing
         var client = try await SessionClient.create(port: server.port)
         _ = try await client.send("logIn")
         let stale = try await client.send("signUp", screen: "s1")
-        #expect(stale.status == 409)
+        ProblemAssertions.expect(stale, 409, "stale-screen")
         #expect((stale.json["state"] as? [String: Any])?["top"] as? String == "s2")
         #expect((stale.json["state"] as? [String: Any])?["version"] as? Int == 2)
 
         let mismatch = try await client.send("back", headers: ["If-Match": "\"1\""])
-        #expect(mismatch.status == 412)
+        ProblemAssertions.expect(mismatch, 412, "version-mismatch")
         #expect((mismatch.json["state"] as? [String: Any])?["version"] as? Int == 2)
         let match = try await client.send("back", headers: ["If-Match": "\"2\""])
         #expect(match.status == 200)
@@ -114,7 +113,7 @@ import Testing
         #expect(try await client.send("back", headers: ["If-Match": "*"]).status == 200)
         #expect(try await client.send("logIn", headers: ["If-Match": "garbage"]).status == 412)
         let longKey = try await client.send("logIn", headers: ["Idempotency-Key": String(repeating: "k", count: 201)])
-        #expect(longKey.status == 400)
+        ProblemAssertions.expect(longKey, 400, "invalid-header")
     }
 
     @Test(arguments: Backend.allCases) func oversizedBodyIs413(backend: Backend) async throws {
@@ -122,15 +121,14 @@ import Testing
         let client = try await SessionClient.create(port: server.port)
         let huge = String(repeating: "x", count: 70_000)
         let response = try await post(server, "/v1/sessions/\(client.id)/events", token: client.token, body: #"{"screen":"s1","event":"\#(huge)"}"#)
-        #expect(response.status == 413)
-        #expect(response.headers["content-type"] == "application/problem+json")
+        ProblemAssertions.expect(response, 413, "content-too-large")
     }
 
     @Test(arguments: Backend.allCases) func unknownRoutes(backend: Backend) async throws {
         let server = try await ServerProcess.start(backend: backend)
-        #expect(try await TestHTTP.request(port: server.port, "GET", "/v2/nothing").status == 404)
+        ProblemAssertions.expect(try await TestHTTP.request(port: server.port, "GET", "/v2/nothing"), 404, "no-such-route")
         let wrongMethod = try await TestHTTP.request(port: server.port, "PUT", "/v1/sessions")
-        #expect(wrongMethod.status == 405)
+        ProblemAssertions.expect(wrongMethod, 405, "method-not-allowed")
         #expect(wrongMethod.headers["allow"] == "POST")
     }
 
@@ -219,8 +217,7 @@ import Testing
         var client = try await SessionClient.create(port: server.port)
         for empty in ["", "   "] {
             let refused = try await client.send("logIn", headers: ["If-Match": empty])
-            #expect(refused.status == 400)
-            #expect(refused.headers["content-type"] == "application/problem+json")
+            ProblemAssertions.expect(refused, 400, "invalid-header")
             #expect((refused.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "If-Match")
         }
         #expect(try await client.refresh().status == 200)
@@ -231,7 +228,7 @@ import Testing
         #expect(try await client.send("back", headers: ["If-Match": "W/%222%22"]).status == 200)
         #expect(client.version == 3)
         let stale = try await client.send("logIn", headers: ["If-Match": "%222%22"])
-        #expect(stale.status == 412)
+        ProblemAssertions.expect(stale, 412, "version-mismatch")
         #expect((stale.json["state"] as? [String: Any])?["version"] as? Int == 3)
     }
 }
@@ -253,9 +250,8 @@ import Testing
                     port: server.port, id: ((response.json["session"] as? [String: Any])?["id"] as? String)!,
                     token: response.json["token"] as! String, stateText: "{}"))
         }
-        #expect(last?.status == 503)
+        ProblemAssertions.expect(try #require(last), 503, "storage-unavailable")
         #expect(last?.headers["retry-after"] == "1")
-        #expect(last?.headers["content-type"] == "application/problem+json")
         // Sessions created before the quota was hit still answer.
         var first = try #require(created.first)
         #expect(try await first.refresh().status == 200)

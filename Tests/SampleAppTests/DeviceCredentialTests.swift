@@ -1,3 +1,4 @@
+import AccountProtection
 import Navigation
 import Store
 import Secrets

@@ -1,3 +1,4 @@
+import AccountProtection
 import Navigation
 
 /// Khanlou's auth coordinator: first run, sign-in, and the registration child.

@@ -1,3 +1,4 @@
+import AccountProtection
 import Navigation
 
 /// Kulman's registration coordinator: e-mail → password → profile, with a draft kept across

@@ -1,3 +1,4 @@
+import AccountProtection
 import Navigation
 
 /// twocentstudios' settings coordinator: a flow presented modally that finishes with

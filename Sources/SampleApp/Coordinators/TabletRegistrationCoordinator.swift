@@ -1,3 +1,4 @@
+import AccountProtection
 import Navigation
 
 /// Registration on tablets: the whole flow in one form.

@@ -1,3 +1,4 @@
+import AccountProtection
 import Store
 
 /// Recomputes stored e-mail keys after `EmailAddress.key` changed.

@@ -1,3 +1,4 @@
+import AccountProtection
 import Store
 
 /// A stored user.

@@ -1,6 +1,5 @@
 import Foundation
-import Navigation
-@testable import SampleApp
+@testable import AccountProtection
 import Testing
 
 /// `EmailAddress.key` as a function: what it takes for one, what it keeps apart.

@@ -1,7 +1,7 @@
 import Foundation
 import Navigation
 
-/// E-mail addresses as the app stores and compares them.
+/// E-mail addresses as an app stores and compares them.
 ///
 /// An address is stored as typed, in NFC. Two addresses are the same account when their `key`s
 /// are equal. The key treats as one what a person cannot tell apart:
@@ -17,18 +17,19 @@ import Navigation
 /// - characters that show nothing (`TextRule.isHidden`: the blank Braille pattern, Hangul fillers,
 ///   zero-width and format characters), which are dropped.
 ///
-/// The screens declare e-mail fields as identifiers, which refuse hidden characters with `422`;
-/// `Rules.emailError` refuses accents left over after NFC on letters that do not keep them. The
-/// key still handles both, for sign-in and for addresses stored before those rules.
-/// Keys of stored addresses are recomputed when this function changes (`EmailKeyUpgrade`).
-enum EmailAddress {
+/// Declare e-mail fields as identifiers (`TextRule`), which refuse hidden characters with `422`,
+/// and refuse addresses with `hasStrayMarks` (accents left over after NFC on letters that do not
+/// keep them). The key still handles both, for sign-in and for addresses stored before such rules.
+/// An app that stores keys recomputes them when this function changes (as the sample app's
+/// `EmailKeyUpgrade` does). `EmailBounds` bounds an address and its key.
+public enum EmailAddress {
     /// How an address is stored and shown back: trimmed, NFC.
-    static func normalized(_ raw: String) -> String {
-        raw.trimmed.precomposedStringWithCanonicalMapping
+    public static func normalized(_ raw: String) -> String {
+        raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
     }
 
     /// The comparison key of an address: equal keys, same account.
-    static func key(_ address: String) -> String {
+    public static func key(_ address: String) -> String {
         // Look-alikes are mapped before normalising too: NFKC and case folding turn some of them
         // (Greek lunate sigma ϲ, which is c) into letters that no longer look Latin (σ).
         var mapped = String.UnicodeScalarView()
@@ -55,7 +56,7 @@ enum EmailAddress {
     /// of a script whose accented letters all have a precomposed form (Latin, Greek, Cyrillic and
     /// their look-alikes), on something that is not a letter, or more than
     /// `TextLimit.defaultMarksPerCharacter` of them on one character.
-    static func hasStrayMarks(_ address: String) -> Bool {
+    public static func hasStrayMarks(_ address: String) -> Bool {
         var baseKeepsMarks = false
         var marks = 0
         for scalar in address.unicodeScalars {

@@ -27,30 +27,40 @@ import Store
 public final class FailureThrottle: Sendable {
     /// The numbers of the policy above.
     public struct Policy: Sendable {
+        /// Failures of an (account, client) pair before it waits at all.
         public var freeFailures = 3
+        /// The longest wait of a pair, however many failures it has.
         public var maxDelaySeconds: Int64 = 300
+        /// Failures of one account from all clients that lock it for clients it does not know.
         public var accountLimit = 100
+        /// Failures of one client across accounts that lock that client out.
         public var clientLimit = 200
+        /// Failures under one device credential past which it counts for nothing.
         public var deviceLimit = 10
+        /// How long a failure counts after its key's last failure.
         public var windowSeconds: Int64 = 900
 
+        /// The defaults above.
         public init() {}
     }
 
     /// How one attempt was judged: the stored keys its failure counts under, and the one its
-    /// success clears.
-    struct Attempt: Sendable, Equatable {
+    /// success clears. Hand it back to `recordFailure` or `recordSuccess`.
+    public struct Attempt: Sendable, Equatable {
         let failureKeys: [String]
         let successKey: String
         /// Judged on a device credential's own failures.
-        let byKnownDevice: Bool
+        public let byKnownDevice: Bool
     }
 
+    /// The numbers this throttle judges by.
     public let policy: Policy
     /// What the throttle guards, for its messages and its rows ("sign-ins", "password checks").
     let subject: String
     private let sweeps = SweepSchedule()
 
+    /// A throttle of `subject` ("sign-ins"): its rows and messages name it, so several throttles
+    /// share one table without sharing counts.
     public init(subject: String, policy: Policy = Policy()) {
         self.subject = subject
         self.policy = policy
@@ -59,7 +69,9 @@ public final class FailureThrottle: Sendable {
     /// Judges an attempt on `account` from `client`, where `device` is the id of a credential
     /// of that account the client presented (`DeviceCredentials.credential`), if any. Throws
     /// `EventThrottled` when the attempt must wait.
-    func check(account: String, client: String, device: String? = nil, now: Int64, on connection: any SQLConnection)
+    public func check(
+        account: String, client: String, device: String? = nil, now: Int64, on connection: any SQLConnection
+    )
         throws -> Attempt
     {
         let pair = StoredKey.of("p\u{1}" + account + "\u{1}" + client)
@@ -80,19 +92,19 @@ public final class FailureThrottle: Sendable {
     }
 
     /// Counts a failure of `attempt` as a lasting write: it commits even if the event is refused.
-    func recordFailure(_ attempt: Attempt, now: Int64, lasting: LastingWrites) throws {
+    public func recordFailure(_ attempt: Attempt, now: Int64, lasting: LastingWrites) throws {
         try lasting.perform { [self] connection in try count(attempt.failureKeys, now: now, on: connection) }
     }
 
     /// The owner got in: the pair (or the device credential) starts afresh; the account-wide
     /// count stays.
-    func recordSuccess(_ attempt: Attempt, on connection: any SQLConnection) throws {
+    public func recordSuccess(_ attempt: Attempt, on connection: any SQLConnection) throws {
         try connection.run(
             "DELETE FROM throttle_failures WHERE subject = ?1 AND key = ?2", [.text(subject), .text(attempt.successKey)])
     }
 
     /// Seconds the pair waits after `failures` failures: 1, 2, 4, … from the first one past the free ones.
-    func delay(afterFailures failures: Int) -> Int64 {
+    public func delay(afterFailures failures: Int) -> Int64 {
         let doublings = min(max(0, failures - policy.freeFailures), 30)
         return min(policy.maxDelaySeconds, Int64(1) << doublings)
     }

@@ -10,12 +10,16 @@ import Store
 /// that changes nothing), so two nodes never both spend its last token. Full buckets are deleted
 /// as new requests come in (at most once a minute per process).
 public final class RateLimiter: Sendable {
+    /// Tokens a full bucket holds: the requests a key may make at once.
     public let capacity: Int64
+    /// Seconds to earn one token back.
     public let refillSeconds: Int64
     /// What is limited, for the message and its rows ("registration attempts").
     let subject: String
     private let sweeps = SweepSchedule()
 
+    /// A limiter of `subject` ("registration attempts"): its rows and messages name it, so several
+    /// limiters share one table. `capacity` and `refillSeconds` are at least 1.
     public init(subject: String, capacity: Int64, refillSeconds: Int64) {
         self.subject = subject
         self.capacity = max(1, capacity)
@@ -23,7 +27,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes one token for `client`, or throws `EventThrottled` with the wait for the next one.
-    func take(_ client: String, now: Int64, on connection: any SQLConnection) throws {
+    public func take(_ client: String, now: Int64, on connection: any SQLConnection) throws {
         let key = StoredKey.of(client)
         try sweep(now: now, on: connection)
         // One statement creates or locks the bucket's row and reads it.

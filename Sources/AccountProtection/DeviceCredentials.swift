@@ -11,26 +11,31 @@ import Secrets
 ///
 /// Only the token's SHA-256 is stored (`device_credentials`), bound to the user. A credential
 /// unused for `lifetimeSeconds` is dead (and swept); a user keeps their `perUser` most recently
-/// used ones; a password change keeps only the changing device's; deleting the user deletes all.
+/// used ones; a password change keeps only the changing device's (`revoke(ofUser:keeping:)`).
+/// The table does not know the app's users: when the app deletes a user, it deletes the user's
+/// credentials too (`revoke(ofUser:keeping: nil)`), unless its own schema cascades (the sample app's does).
 public final class DeviceCredentials: Sendable {
     /// A credential presented by a client and found live for the account it tries.
-    struct Known: Sendable, Equatable {
+    public struct Known: Sendable, Equatable {
         let tokenHash: [UInt8]
-        /// What the throttle counts its failures under.
-        var id: String { StoredKey.hex(tokenHash) }
+        /// What `FailureThrottle.check(account:client:device:now:on:)` counts its failures under.
+        public var id: String { StoredKey.hex(tokenHash) }
     }
 
+    /// Seconds a credential lives without being used.
     public let lifetimeSeconds: Int64
+    /// Credentials one user keeps (the most recently used).
     public let perUser: Int
     private let sweeps = SweepSchedule()
 
+    /// Credentials that die after `lifetimeSeconds` unused, `perUser` at most per user (each at least 1).
     public init(lifetimeSeconds: Int64 = 90 * 24 * 3600, perUser: Int = 20) {
         self.lifetimeSeconds = max(1, lifetimeSeconds)
         self.perUser = max(1, perUser)
     }
 
     /// The credential `token` when it is a live one of user `id`, else nil.
-    func credential(_ token: String?, ofUser id: Int64, now: Int64, on connection: any SQLConnection) throws -> Known? {
+    public func credential(_ token: String?, ofUser id: Int64, now: Int64, on connection: any SQLConnection) throws -> Known? {
         // Tokens are 43 characters; anything far longer is not one and is not even hashed.
         guard let token, !token.isEmpty, token.utf8.count <= 256 else { return nil }
         let hash = Tokens.sha256(token)
@@ -42,7 +47,7 @@ public final class DeviceCredentials: Sendable {
 
     /// A new credential for user `id`; returns the token to give the device
     /// (`Context.giveDeviceToken`). The user's least recently used ones past `perUser` go.
-    func issue(toUser id: Int64, now: Int64, on connection: any SQLConnection) throws -> String {
+    public func issue(toUser id: Int64, now: Int64, on connection: any SQLConnection) throws -> String {
         try sweep(now: now, on: connection)
         let token = Tokens.random()
         let hash = Tokens.sha256(token)
@@ -59,14 +64,14 @@ public final class DeviceCredentials: Sendable {
     }
 
     /// `known` signed in again now: its lifetime starts afresh.
-    func used(_ known: Known, now: Int64, on connection: any SQLConnection) throws {
+    public func used(_ known: Known, now: Int64, on connection: any SQLConnection) throws {
         try connection.run(
             "UPDATE device_credentials SET used_at = ?2 WHERE token_hash = ?1", [.blob(known.tokenHash), .integer(now)])
     }
 
     /// Deletes every credential of user `id` but `kept` (after a password change: a device that
-    /// proved the old password proves nothing now).
-    func revoke(ofUser id: Int64, keeping kept: Known?, on connection: any SQLConnection) throws {
+    /// proved the old password proves nothing now); with `kept` nil, all of them (the user is deleted).
+    public func revoke(ofUser id: Int64, keeping kept: Known?, on connection: any SQLConnection) throws {
         try connection.run(
             "DELETE FROM device_credentials WHERE user_id = ?1 AND token_hash <> ?2",
             [.integer(id), .blob(kept?.tokenHash ?? [])])

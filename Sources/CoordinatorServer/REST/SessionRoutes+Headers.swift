@@ -9,7 +9,7 @@ extension SessionRoutes {
         guard let key = request.headers["Idempotency-Key"] else { return nil }
         guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw Problem(
-                status: 400, detail: "An Idempotency-Key has 1 to 200 visible ASCII characters (! to ~).",
+                .invalidHeader, detail: "An Idempotency-Key has 1 to 200 visible ASCII characters (! to ~).",
                 extensions: ["errors": [FieldError(field: "Idempotency-Key", message: "must be 1 to 200 visible ASCII characters")]])
         }
         return key
@@ -23,7 +23,7 @@ extension SessionRoutes {
         guard let value = request.headers["If-Match"] else { return nil }
         guard !value.trimmingOptionalWhitespace().isEmpty else {
             throw Problem(
-                status: 400, detail: "If-Match is empty: send the ETag the event was made for (\"7\"), or *, or no If-Match.",
+                .invalidHeader, detail: "If-Match is empty: send the ETag the event was made for (\"7\"), or *, or no If-Match.",
                 extensions: ["errors": [FieldError(field: "If-Match", message: "is empty")]])
         }
         return precondition(fromIfMatch: value)

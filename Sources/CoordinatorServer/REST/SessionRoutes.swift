@@ -1,0 +1,98 @@
+import HTTPServer
+import Metrics
+import Navigation
+import Secrets
+import Sessions
+
+/// The REST contract of DESIGN §4 over a `SessionService`. The service's errors answer as the
+/// problems their `ProblemError` conformances say (`SessionError+Problem`).
+struct SessionRoutes: Sendable {
+    let service: SessionService
+
+    init(service: SessionService) {
+        self.service = service
+    }
+
+    func register(in router: inout Router) {
+        let service = self.service
+        router.post("/v1/sessions") { request in try await Self.create(request, service) }
+        router.get("/v1/sessions/{id}") { request in
+            try await Self.withSession(request, service) { session in
+                let (state, version) = service.state(of: session)
+                return .json(bytes: state, headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
+            }
+        }
+        router.post("/v1/sessions/{id}/events") { request in try await Self.postEvent(request, service) }
+        router.delete("/v1/sessions/{id}") { request in
+            try await Self.withSession(request, service) { session in
+                try await service.delete(session)
+                return HTTPResponse(status: 204)
+            }
+        }
+        router.get("/v1/sessions/{id}/tree") { request in
+            try await Self.withSession(request, service) { session in
+                .json(bytes: service.tree(of: session).serialized())
+            }
+        }
+        let catalog = service.app.catalog().serialized()
+        router.get("/v1/screens") { _ in .json(bytes: catalog) }
+    }
+
+    /// Runs `body` with the session the path names, authenticated by the request's bearer token.
+    private static func withSession(
+        _ request: HTTPRequest, _ service: SessionService, _ body: (ResidentSession) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        // The router only calls these handlers for patterns with an `{id}` segment.
+        try await service.withSession(id: request.pathParameters["id"] ?? "", token: request.bearerToken, body)
+    }
+
+    private static func create(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+        var platform = Platform.phone
+        if !request.body.isEmpty {
+            let body = try request.jsonObject()
+            if let value = body["platform"] {
+                guard let name = value.stringValue, let chosen = Platform(rawValue: name) else {
+                    throw Problem(
+                        .invalidPlatform, detail: "platform must be one of: phone, tablet, web.",
+                        extensions: ["errors": [FieldError(field: "platform", message: "must be one of: phone, tablet, web")]])
+                }
+                platform = chosen
+            }
+        }
+        let created = try await service.create(platform: platform, clientAddress: request.clientAddress)
+        // {"session":<state>,"token":"..."}, with the state's bytes as rendered.
+        let body = Array(#"{"session":"#.utf8) + created.state + Array(#","token":"#.utf8)
+            + JSONValue.string(created.token).serialized() + Array("}".utf8)
+        return .json(
+            bytes: body, status: 201,
+            headers: HTTPHeaders([("Location", "/v1/sessions/\(created.id)"), ("ETag", "\"1\"")]))
+    }
+
+    private static func postEvent(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+        let body = try request.jsonObject()
+        guard let screen = body["screen"]?.stringValue, let event = body["event"]?.stringValue else {
+            var errors: [FieldError] = []
+            if body["screen"]?.stringValue == nil { errors.append(FieldError(field: "screen", message: "a string is required")) }
+            if body["event"]?.stringValue == nil { errors.append(FieldError(field: "event", message: "a string is required")) }
+            throw Problem(
+                .invalidBody, detail: "The body needs \"screen\" and \"event\" strings.", extensions: ["errors": errors])
+        }
+        let key = try Self.idempotencyKey(of: request)
+        let ifMatch = try Self.ifMatch(of: request)
+        let answer: StoredAnswer
+        do {
+            answer = try await service.post(
+                EventRequest(
+                    sessionID: request.pathParameters["id"]!, token: request.bearerToken,
+                    event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
+                    ifMatch: ifMatch,
+                    idempotencyKey: key, requestHash: Tokens.sha256(bytes: request.body),
+                    clientAddress: request.clientAddress, deviceToken: request.headers["Device-Token"]))
+        } catch {
+            let kind = (error as? any ProblemError)?.problem.type ?? .internalError
+            Counter(label: "coordinatord_events_refused_total", dimensions: [("reason", kind.reason)]).increment()
+            throw error
+        }
+        return .json(bytes: answer.body, headers: HTTPHeaders([("ETag", "\"\(answer.version)\"")]))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each module depends only on what its layer may (DESIGN §2): the session service knows no HTTP,
+/// the runtime neither HTTP nor SQL, and apps and the account protections are built on the
+/// public modules alone. Checked in the manifest and in every source file's imports.
+@Suite struct LayeringTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let http: Set<String> = ["HTTPServer", "CMicroHTTPD", "CoordinatorServer"]
+    static let storeBackends: Set<String> = ["SQLiteStore", "PostgresStore", "CSQLite", "CPostgres"]
+
+    /// What each module must not depend on.
+    static let forbidden: [String: Set<String>] = [
+        "Navigation": http.union(storeBackends).union(["Store", "Sessions", "Secrets"]),
+        "Sessions": http,
+        "AccountProtection": http.union(storeBackends).union(["Sessions"]),
+        "SampleApp": http.union(storeBackends).union(["Sessions"]),
+    ]
+
+    /// The targets and products each target depends on, by name, as the manifest says.
+    static func manifestDependencies() async throws -> [String: Set<String>] {
+        // A scratch path of its own: the package's `.build` is locked while `swift test` runs.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let (status, output) = try await TestHTTP.offPool {
+            try ChildProcess.run(
+                "/usr/bin/env", ["swift", "package", "--package-path", repository.path, "--scratch-path", scratch, "dump-package"],
+                seconds: 120)
+        }
+        try #require(status == 0, "\(output)")
+        let start = try #require(output.firstIndex(of: "{"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any])
+        var dependencies: [String: Set<String>] = [:]
+        for target in manifest["targets"] as? [[String: Any]] ?? [] {
+            let name = target["name"] as? String ?? ""
+            dependencies[name, default: []] = []
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                for (_, value) in dependency {
+                    if let first = (value as? [Any])?.first as? String { dependencies[name, default: []].insert(first) }
+                }
+            }
+        }
+        return dependencies
+    }
+
+    /// The modules the Swift files under `Sources/<module>` import.
+    static func imports(of module: String) throws -> Set<String> {
+        let folder = repository.appendingPathComponent("Sources/\(module)")
+        var imports: Set<String> = []
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) })
+                {
+                    imports.insert(String(words[index + 1]))
+                }
+            }
+        }
+        return imports
+    }
+
+    @Test func eachModuleDependsOnlyOnWhatItsLayerMay() async throws {
+        let manifest = try await Self.manifestDependencies()
+        for (module, forbidden) in Self.forbidden.sorted(by: { $0.key < $1.key }) {
+            guard let declared = manifest[module] else {
+                Issue.record("\(module) is not a target")
+                continue
+            }
+            #expect(declared.isDisjoint(with: forbidden), "\(module) depends on \(declared.intersection(forbidden).sorted())")
+            let imported = try Self.imports(of: module)
+            #expect(!imported.isEmpty)
+            #expect(imported.isDisjoint(with: forbidden), "\(module) imports \(imported.intersection(forbidden).sorted())")
+        }
+        // The sample app takes its protections from the module every app may opt into.
+        #expect(manifest["SampleApp"]?.contains("AccountProtection") == true)
+    }
+
+    /// The server is Linux-only: the manifest, the README and a build for another platform say so.
+    @Test func theSupportedPlatformIsSaid() throws {
+        let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains("// Supported: Linux only"))
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("runs on Linux only"))
+        let guardFile = try String(
+            contentsOf: Self.repository.appendingPathComponent("Sources/HTTPServer/LinuxOnly.swift"), encoding: .utf8)
+        #expect(guardFile.contains("#if !os(Linux)\n#error("))
+    }
+}
