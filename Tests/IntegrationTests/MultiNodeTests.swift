@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Synchronization
 import TestSupport
 import Testing
@@ -201,16 +202,20 @@ import Testing
         var client = try await SessionClient.create(port: nodes[0].port)
         try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client)))
         let database = nodes[0].databasePath
+        // The trigger waits for an advisory lock this test holds, so the first node's COMMIT is
+        // under way for as long as the test needs, however slow the machine (no sleep to outlast).
+        let holder = try await TestHTTP.offPool { UncheckedConnection(try StoredData.open(database)) }
         try await TestHTTP.offPool {
-            try StoredData.open(database).execute(
+            try holder.connection.execute(
                 """
                 CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$;
+                BEGIN PERFORM pg_advisory_lock(4242); PERFORM pg_advisory_unlock(4242); RETURN NULL; END $$;
                 CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON sessions DEFERRABLE INITIALLY DEFERRED
                 FOR EACH ROW WHEN (NEW.version = 3) EXECUTE FUNCTION slow_commit();
+                SELECT pg_advisory_lock(4242);
                 """)
         }
-        // The next event through the first node: its COMMIT runs the two-second trigger.
+        // The next event through the first node: its COMMIT waits in the trigger.
         let lastEvent = Task { [client] in
             var client = client
             return try? await client.send(ConcurrencyTests.nextEvent(for: client))
@@ -227,6 +232,8 @@ import Testing
         }
         try await nodes[0].stop(signal: SIGKILL)
         #expect(try await lastEvent.value("the last event's connection to end")?.status != 200)
+        // Only now, with its node dead, does the COMMIT go on and land.
+        try await TestHTTP.offPool { try holder.connection.execute("SELECT pg_advisory_unlock(4242)") }
 
         try await Self.waitForTransactionsToEnd(database)
         var moved = client.moved(to: nodes[1].port)
@@ -343,4 +350,11 @@ import Testing
         #expect(try await TestHTTP.request(port: nodes[1].port, "GET", "/healthz").status == 200)
         try await TestHTTP.offPool { try cluster.stop(mode: "immediate") }
     }
+}
+
+/// A connection handed from one test thread to the next, one use at a time.
+/// `@unchecked Sendable`: the test uses it strictly in sequence, never from two threads at once.
+private struct UncheckedConnection: @unchecked Sendable {
+    let connection: any SQLConnection
+    init(_ connection: any SQLConnection) { self.connection = connection }
 }
