@@ -14,6 +14,9 @@ let package = Package(
         // models, password work, and the session service's environment types.
         .library(
             name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+        // The testing product an app adds to its test target: its flows on an in-memory database
+        // through the server's own event loop, and its real binary on a free port.
+        .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -79,6 +82,12 @@ let package = Package(
             ],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
+        // Imports the server library beyond DESIGN's table (Navigation, the store, Sessions): an
+        // app's migrations, settings and environment are declared in its `ServedApp`, so a test
+        // builds them as `serve` does rather than re-plumbing them; every app links it already.
+        .target(
+            name: "CoordinatorTesting",
+            dependencies: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
         .executableTarget(
             name: "coordinatord",
             dependencies: ["CoordinatorServer", "SampleApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -94,7 +103,15 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "TestSupport"]),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: [
+                "SampleApp", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport", "CoordinatorServer",
+                "CoordinatorTesting",
+            ]),
+        .testTarget(
+            name: "CoordinatorTestingTests",
+            dependencies: ["CoordinatorTesting", "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [

@@ -20,11 +20,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// coordinatord's own migrations, then the app's, for the chosen database.
     func allMigrations(_ app: ServedApp) throws -> [Migration] {
-        let appMigrations = try app.migrations(dialect)
-        if let foreign = appMigrations.first(where: { $0.scope != app.name }) {
-            throw MigrationError(description: "the app \(app.name) has a migration of scope \(foreign.scope)")
-        }
-        return try ShippedFiles.migrations(dialect, override: migrations) + appMigrations
+        try app.allMigrations(dialect, coreOverride: migrations)
     }
 }
 
