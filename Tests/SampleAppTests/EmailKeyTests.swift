@@ -1,4 +1,5 @@
 import Foundation
+import CoordinatorTesting
 import Navigation
 @testable import SampleApp
 import Testing
