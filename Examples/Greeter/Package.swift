@@ -11,7 +11,9 @@ let package = Package(
             dependencies: [.product(name: "CoordinatorServer", package: "coordinatord")],
             resources: [.copy("Migrations")]),
         .executableTarget(name: "greeter", dependencies: ["Greeter"]),
-        .testTarget(name: "GreeterTests", dependencies: ["Greeter"]),
+        .testTarget(
+            name: "GreeterTests",
+            dependencies: ["Greeter", .product(name: "CoordinatorTesting", package: "coordinatord")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,5 @@
+import CoordinatorTesting
 import Navigation
-import SQLiteStore
-import Store
 import Testing
 
 @testable import Greeter
@@ -11,34 +10,42 @@ import Testing
         #expect(try GreeterCoordinator.mapIO(event) == .greet("Ada"))
     }
 
-    @Test func greetingCountsAndPushes() throws {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
-        let environment = Greeter.environment(connection)
-        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
-        for _ in 0..<2 {
-            if tree.top?.name == "greeting" {
-                try Greeter.navigation.apply(IncomingEvent(screen: tree.top!.id, name: "back"), to: &tree, environment: environment)
-            }
-            try Greeter.navigation.apply(
-                IncomingEvent(screen: tree.top!.id, name: "greet", payload: ["name": "Ada"]), to: &tree,
-                environment: environment)
-        }
-        #expect(tree.top?.name == "greeting")
-        #expect(tree.top?.props == ["text": "Hello, Ada!", "times": 2])
+    @Test func greetingCountsAndPushes() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
+        try await app.send(HelloScreen.self, .greet(.init(name: "Ada")))
+        try await app.send("back")
+        try await app.send(HelloScreen.self, .greet(.init(name: "Ada")))
+        let greeting = try app.props(of: GreetingScreen.self)
+        #expect(greeting.text == "Hello, Ada!")
+        #expect(greeting.times == 2)
+        #expect(try app.database.queryFirst("SELECT times FROM greetings WHERE name = 'Ada'") { $0.int(0) } == 2)
     }
 
-    @Test func aNameIsLimitedInBytesAndAccents() throws {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
-        let environment = Greeter.environment(connection)
-        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
+    @Test func aNameIsLimitedInBytesAndAccents() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
         for name in ["Z" + String(repeating: "\u{301}", count: 32_000), String(repeating: "n", count: 51)] {
-            try Greeter.navigation.apply(
-                IncomingEvent(screen: tree.top!.id, name: "greet", payload: ["name": .string(name)]), to: &tree,
-                environment: environment)
-            #expect(tree.top?.props["error"] == "Tell me a name of up to 50 characters.")
+            try await app.send(HelloScreen.self, .greet(.init(name: name)))
+            #expect(try app.props(of: HelloScreen.self).error == "Tell me a name of up to 50 characters.")
         }
-        #expect(try connection.queryFirst("SELECT count(*) FROM greetings") { $0.int(0) } == 0)
+        #expect(try app.rows(in: "greetings") == 0)
+    }
+
+    /// The whole State, as a client receives it.
+    @Test func theStateAfterAGreeting() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
+        try await app.send(HelloScreen.self, .greet(.init(name: "Ada")))
+        #expect(
+            app.state == [
+                "id": "session-1", "version": 2, "user": nil, "top": "s2",
+                "stack": [
+                    [
+                        "presentation": "root",
+                        "screens": [
+                            ["id": "s1", "name": "hello", "props": ["error": nil], "events": []],
+                            ["id": "s2", "name": "greeting", "props": ["text": "Hello, Ada!", "times": 1], "events": ["back"]],
+                        ],
+                    ]
+                ],
+            ])
     }
 }
