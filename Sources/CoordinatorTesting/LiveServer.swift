@@ -29,7 +29,8 @@ public final class LiveServer: Sendable {
     public let deadline: Duration
     private let pid: pid_t
     private let folder: URL
-    private let reaped = Mutex(false)
+    /// The exit code, once the process is reaped.
+    private let exitCode = Mutex<Int32?>(nil)
 
     /// Starts the executable of `product` (an executable product of the package under test) with
     /// `serve --port 0 --database <a new file>` and `arguments`, and waits until it listens.
@@ -85,17 +86,17 @@ public final class LiveServer: Sendable {
     @discardableResult
     public func stop() async throws -> Int32 {
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard !reaped.withLock({ $0 }) else { return 0 }
+        if let code = exitCode.withLock({ $0 }) { return code }
         kill(pid, SIGTERM)
         let end = ContinuousClock.now + deadline
         while true {
             if let status = try Spawn.ended(pid) {
-                reaped.withLock { $0 = true }
+                exitCode.withLock { $0 = Spawn.exitCode(status) }
                 return Spawn.exitCode(status)
             }
             guard ContinuousClock.now < end else {
                 Spawn.kill(pid)
-                reaped.withLock { $0 = true }
+                exitCode.withLock { $0 = 128 + SIGKILL }
                 throw LiveServerError("the server did not stop within \(deadline) of SIGTERM; its log:\n\(log)")
             }
             // A pause between checks of the condition, which is the loop's own.
@@ -105,7 +106,7 @@ public final class LiveServer: Sendable {
 
     /// A server the test did not stop is killed, and its folder deleted.
     deinit {
-        if !reaped.withLock({ $0 }) { Spawn.kill(pid) }
+        if exitCode.withLock({ $0 }) == nil { Spawn.kill(pid) }
         try? FileManager.default.removeItem(at: folder)
     }
 }
