@@ -1,3 +1,5 @@
+// The server library, beyond DESIGN's table for this module: the app's migrations, settings and
+// environment are declared in its `ServedApp`, and are built here as `serve` builds them.
 import CoordinatorServer
 import Navigation
 import SQLiteStore
