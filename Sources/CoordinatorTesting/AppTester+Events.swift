@@ -57,7 +57,8 @@ extension AppTester {
             throw NavigationError("the session's snapshot does not restore it (a restart would start it over): \(error)")
         }
         guard restored == tree else {
-            throw NavigationError("the session's snapshot restores another tree than the one shown: check each coordinator's Codable state")
+            throw NavigationError(
+                "the session's snapshot restores another tree than the one shown: check each coordinator's Codable state")
         }
     }
 }

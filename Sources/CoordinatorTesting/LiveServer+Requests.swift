@@ -16,7 +16,8 @@ extension LiveServer {
 
     /// A new session for `platform` (`POST /v1/sessions`); throws unless the server answers `201`.
     public func newSession(platform: String? = nil) async throws -> LiveSession {
-        let answer = try await request("POST", "/v1/sessions", json: .object(platform.map { ["platform": .string($0)] } ?? [:]))
+        let body: JSONValue = .object(platform.map { ["platform": .string($0)] } ?? [:])
+        let answer = try await request("POST", "/v1/sessions", json: body)
         guard answer.status == 201, let token = answer.json?["token"]?.stringValue, let state = answer.json?["session"],
             let id = state["id"]?.stringValue
         else { throw LiveServerError("POST /v1/sessions answered \(answer.status): \(answer.text)") }

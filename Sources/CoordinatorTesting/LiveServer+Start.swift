@@ -9,7 +9,8 @@ extension LiveServer {
     /// products folder, which holds the test runner (or, on macOS, its `.xctest` bundle).
     public static func executable(named product: String) throws -> String {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.resolvingSymlinksInPath()
-        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .map(URL.init(fileURLWithPath:))
         var folders: [URL] = []
         for binary in [running, runner, Bundle.main.executableURL].compactMap({ $0 }) {
             folders.append(binary.deletingLastPathComponent())
@@ -24,8 +25,9 @@ extension LiveServer {
             let candidate = folder.appendingPathComponent(product).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
+        let looked = Set(folders.map(\.path)).sorted().joined(separator: ", ")
         throw LiveServerError(
-            "no executable \(product) beside the tests (looked in \(Set(folders.map(\.path)).sorted().joined(separator: ", "))): "
+            "no executable \(product) beside the tests (looked in \(looked)): "
                 + "`swift build` and `swift test` build it, when \(product) is an executable target of the package")
     }
 

@@ -38,7 +38,8 @@ public final class LiveServer: Sendable {
     public static func start(
         product: String, arguments: [String] = [], environment: [String: String] = [:], deadline: Duration = .seconds(60)
     ) async throws -> LiveServer {
-        try await start(executable: executable(named: product), arguments: arguments, environment: environment, deadline: deadline)
+        try await start(
+            executable: executable(named: product), arguments: arguments, environment: environment, deadline: deadline)
     }
 
     /// Starts the executable at `path` as `start(product:)` does.

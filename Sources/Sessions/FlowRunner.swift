@@ -36,7 +36,8 @@ package struct FlowRunner: Sendable {
         platform: Platform, on connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo,
         session: String
     ) throws -> (tree: NavigationTree, snapshot: [UInt8]) {
-        let tree = try app.start(platform: platform, environment: environment(connection, prepared, info, session: session))
+        let environment = self.environment(connection, prepared, info, session: session)
+        let tree = try app.start(platform: platform, environment: environment)
         return (tree, try snapshot(tree))
     }
 
@@ -47,7 +48,8 @@ package struct FlowRunner: Sendable {
         _ info: RequestInfo, session: String
     ) throws -> (outcome: EventOutcome, snapshot: [UInt8]) {
         var working = tree
-        let outcome = try app.apply(event, to: &working, environment: environment(connection, prepared, info, session: session))
+        let environment = self.environment(connection, prepared, info, session: session)
+        let outcome = try app.apply(event, to: &working, environment: environment)
         let snapshot = try snapshot(working)
         tree = working
         return (outcome, snapshot)

@@ -243,7 +243,8 @@ extension SessionService {
                 app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
                 deviceToken: outcome.deviceToken)
         return FlowRun(
-            tree: tree, outcome: outcome, snapshot: snapshot, newToken: newToken, tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
+            tree: tree, outcome: outcome, snapshot: snapshot, newToken: newToken,
+            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
     }
 
     /// Stores what a flow made, on the writer: the session's new version over the one it was made

@@ -26,7 +26,8 @@ extension AppTester {
     static func sample(
         platform: Platform = .phone, guards: SampleAppGuards = SampleAppGuards(), sharing other: AppTester? = nil
     ) async throws -> AppTester {
-        try await AppTester(served(guards: guards), platform: platform, database: other?.database, clock: other?.clock ?? ManualClock())
+        try await AppTester(
+            served(guards: guards), platform: platform, database: other?.database, clock: other?.clock ?? ManualClock())
     }
 
     /// coordinatord's migrations, then the sample app's.
