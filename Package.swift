@@ -26,6 +26,9 @@ let package = Package(
         // Account protections an app opts into: failure throttles, rate limits, device credentials,
         // e-mail comparison keys; with migrations of their own scope.
         .library(name: "AccountProtection", targets: ["AccountProtection"]),
+        // The testing product an app adds to its test target: its flows on an in-memory database
+        // through the server's own event loop, and its real binary on a free port.
+        .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -103,6 +106,12 @@ let package = Package(
             ],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
+        // Imports the server library beyond DESIGN's table (Navigation, the store, Sessions): an
+        // app's migrations, settings and environment are declared in its `ServedApp`, so a test
+        // builds them as `serve` does rather than re-plumbing them; every app links it already.
+        .target(
+            name: "CoordinatorTesting",
+            dependencies: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
         .executableTarget(
             name: "coordinatord",
             dependencies: ["CoordinatorServer", "SampleApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -128,10 +137,16 @@ let package = Package(
             ]),
         .testTarget(
             name: "SampleAppTests",
-            dependencies: ["SampleApp", "AccountProtection", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport"]),
+            dependencies: [
+                "SampleApp", "AccountProtection", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
+                "CoordinatorServer", "CoordinatorTesting",
+            ]),
         .testTarget(
             name: "AccountProtectionTests",
             dependencies: ["AccountProtection", "Navigation", "Store", "SQLiteStore", "PostgresStore", "TestSupport"]),
+        .testTarget(
+            name: "CoordinatorTestingTests",
+            dependencies: ["CoordinatorTesting", "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [

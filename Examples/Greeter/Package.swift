@@ -14,7 +14,9 @@ let package = Package(
             ],
             resources: [.copy("Migrations")]),
         .executableTarget(name: "greeter", dependencies: ["Greeter"]),
-        .testTarget(name: "GreeterTests", dependencies: ["Greeter"]),
+        .testTarget(
+            name: "GreeterTests",
+            dependencies: ["Greeter", .product(name: "CoordinatorTesting", package: "coordinatord")]),
     ],
     swiftLanguageModes: [.v6]
 )

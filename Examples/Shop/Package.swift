@@ -15,7 +15,9 @@ let package = Package(
             dependencies: [.product(name: "CoordinatorServer", package: "coordinatord")],
             resources: [.copy("Migrations")]),
         .executableTarget(name: "shop", dependencies: ["ShopApp", .product(name: "CoordinatorServer", package: "coordinatord")]),
-        .testTarget(name: "ShopAppTests", dependencies: ["ShopApp"]),
+        .testTarget(
+            name: "ShopAppTests",
+            dependencies: ["ShopApp", .product(name: "CoordinatorTesting", package: "coordinatord")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,14 +20,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// coordinatord's own migrations, then the app's, for the chosen database.
     func allMigrations(_ app: ServedApp) throws -> [Migration] {
-        let appMigrations = try app.migrations(dialect)
-        // An app's migrations are of its own scope or of modules it includes (`AccountProtection`);
-        // never the core's (a `Migration` made without a scope would be).
-        if let foreign = appMigrations.first(where: { $0.scope == Migration.coreScope }) {
-            throw MigrationError(
-                description: "the app \(app.name) has a migration of scope \(foreign.scope) (\(foreign.version)_\(foreign.name))")
-        }
-        return try ShippedFiles.migrations(dialect, override: migrations) + appMigrations
+        try app.allMigrations(dialect, coreOverride: migrations)
     }
 }
 

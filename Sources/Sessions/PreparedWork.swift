@@ -6,13 +6,13 @@ import Secrets
 /// What was prepared for one event before its commit: password work and any other slow work
 /// its flow asked for (`Preparations`). Handed to each run of the event inside the commit,
 /// with the log of the lasting writes of its latest run.
-struct PreparedWork: Sendable {
+package struct PreparedWork: Sendable {
     var passwords: PreparedPasswords
     var results = Preparations()
     let lasting: LastingWritesLog
 }
 
-extension SessionService {
+extension FlowRunner {
     /// Runs `attempt` until it stops asking for slow work, doing that work in between, outside
     /// the writer: password hashes on the hash pool, other work (`PreparationNeeded`) here. A few
     /// rounds at most, each adding a result; a flow that keeps asking is a bug and gets its error.
@@ -22,7 +22,7 @@ extension SessionService {
     /// flow's own limits (a rate limiter's token) are rolled back with the run that asked for the
     /// work, so concurrent requests would all pass them before any hash is done.
     /// `lasting` keeps the lasting writes of the latest run (see `LastingWrites`).
-    func withPreparations<T>(
+    package func withPreparations<T>(
         client: String, lasting: LastingWritesLog = LastingWritesLog(), _ attempt: (PreparedWork) async throws -> T
     ) async throws -> T {
         var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher), lasting: lasting)
@@ -46,7 +46,7 @@ extension SessionService {
     /// The environment coordinators see for one run of an event: the app's models bound to the
     /// `connection` it runs on (read-only, or the writer's), what was prepared, the run's lasting
     /// writes, and the directory of sessions by user.
-    func environment(
+    package func environment(
         _ connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
     ) -> Environment {
         var environment = makeEnvironment(connection, prepared.passwords, info)

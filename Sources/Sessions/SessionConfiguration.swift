@@ -59,6 +59,12 @@ public struct RequestInfo: Sendable {
     /// The `Device-Token` the client sent with the event, if any: a credential a flow gave this
     /// device in an earlier answer (`Context.giveDeviceToken`). Unverified: the app checks it.
     public var deviceToken: String? = nil
+
+    package init(clientAddress: String, now: Int64, deviceToken: String? = nil) {
+        self.clientAddress = clientAddress
+        self.now = now
+        self.deviceToken = deviceToken
+    }
 }
 
 /// Builds the environment coordinators see for one event: models bound to the writer's

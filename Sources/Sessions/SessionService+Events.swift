@@ -151,7 +151,7 @@ extension SessionService {
                 // A refusal (an app's 422, say) is judged on the current state, as 409 and 412 are.
                 try await ensureCurrent(session, version: current.version)
                 // It stands: what the flow wrote to outlast it (a failed password check) commits now.
-                try await commitLastingWrites(of: lasting)
+                try await lasting.commit { try await self.write($0) }
                 throw error
             }
             session.update {
@@ -199,7 +199,7 @@ extension SessionService {
         }
         // Once a run tried to write, the rounds after a preparation go straight to the writer.
         var needsWriter = false
-        let ran = try await withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
+        let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
             if !needsWriter {
                 let attempt = try await storage("write") {
                     try await store.attemptReadOnly({ try run($0, prepared) }, then: keep)
@@ -243,8 +243,8 @@ extension SessionService {
     ) throws -> FlowRun {
         var tree = current.tree
         let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
-        let outcome = try app.apply(
-            request.event, to: &tree, environment: environment(connection, prepared, info, session: request.sessionID))
+        let (outcome, snapshot) = try flows.apply(
+            request.event, to: &tree, on: connection, prepared, info, session: request.sessionID)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
         let answer =
             request.idempotencyKey == nil || request.token == nil
@@ -253,8 +253,8 @@ extension SessionService {
                 app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
                 deviceToken: outcome.deviceToken)
         return FlowRun(
-            tree: tree, outcome: outcome, snapshot: try Self.snapshot(app, tree, maxBytes: configuration.maxSnapshotBytes),
-            newToken: newToken, tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
+            tree: tree, outcome: outcome, snapshot: snapshot, newToken: newToken,
+            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
     }
 
     /// Stores what a flow made, on the writer: the session's new version over the one it was made

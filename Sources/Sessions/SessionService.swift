@@ -17,14 +17,13 @@ import Secrets
 package final class SessionService: Sendable {
     package let app: NavigationApp
     let store: any Store
-    let passwords: PasswordHashPool
-    let makeEnvironment: EnvironmentFactory
+    /// Runs the app's flows: each run's environment, the slow work between runs, the snapshot's limit.
+    let flows: FlowRunner
     let configuration: SessionConfiguration
     let cache: SessionCache
     let idempotency = IdempotencyGate()
     let pendingTouches = PendingTouches()
     let creations: CreationLimiter
-    let passwordJobs: PasswordJobsPerClient
     let logger: Logger
 
     package init(
@@ -33,12 +32,12 @@ package final class SessionService: Sendable {
     ) {
         self.app = app
         self.store = store
-        self.passwords = passwords
+        self.flows = FlowRunner(
+            app: app, passwords: passwords, passwordJobsPerClient: configuration.passwordJobsPerClient,
+            maxSnapshotBytes: configuration.maxSnapshotBytes, environment: environment)
         self.configuration = configuration
-        self.makeEnvironment = environment
         self.cache = SessionCache(capacity: configuration.maxResidentSessions)
         self.creations = CreationLimiter(perMinute: configuration.sessionsPerMinute)
-        self.passwordJobs = PasswordJobsPerClient(limit: configuration.passwordJobsPerClient)
         self.logger = logger
     }
 
@@ -64,15 +63,15 @@ package final class SessionService: Sendable {
         let id = Tokens.random(bytes: 16)
         let tokenHash = Tokens.sha256(token)
         let expiresAt = now + configuration.timeout(atVersion: 1)
-        let (app, maxBytes) = (self.app, configuration.maxSnapshotBytes)
-        let tree = try await withPreparations(client: clientAddress) { prepared in
+        let flows = self.flows
+        let tree = try await flows.withPreparations(client: clientAddress) { prepared in
             try await self.write { connection in
-                let environment = self.environment(
-                    connection, prepared, RequestInfo(clientAddress: clientAddress, now: now), session: id)
-                let tree = try app.start(platform: platform, environment: environment)
+                let (tree, snapshot) = try flows.start(
+                    platform: platform, on: connection, prepared, RequestInfo(clientAddress: clientAddress, now: now),
+                    session: id)
                 try SessionSQL.insert(
-                    connection, id: id, tokenHash: tokenHash, snapshot: Self.snapshot(app, tree, maxBytes: maxBytes),
-                    userID: tree.user?.id, now: now, expiresAt: expiresAt)
+                    connection, id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,
+                    expiresAt: expiresAt)
                 return tree
             }
         }
@@ -208,18 +207,18 @@ package final class SessionService: Sendable {
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
     private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int) {
-        let (app, maxBytes) = (self.app, configuration.maxSnapshotBytes)
+        let (app, flows) = (self.app, self.flows)
         let now = now()
-        let result = try await withPreparations(client: "") { prepared in
+        let result = try await flows.withPreparations(client: "") { prepared in
             try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
-                let environment = self.environment(
+                let environment = flows.environment(
                     connection, prepared, RequestInfo(clientAddress: "", now: now), session: row.id)
                 let (tree, fallback) = try app.restore(
                     (try? Self.json(ofStored: row.snapshot)) ?? [], environment: environment)
                 guard
                     try SessionSQL.update(
                         connection, id: row.id, expectedVersion: row.version,
-                        snapshot: Self.snapshot(app, tree, maxBytes: maxBytes),
+                        snapshot: flows.snapshot(tree),
                         identity: SessionIdentity(tokenHash: row.tokenHash, userID: tree.user?.id), now: now,
                         expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
                 else { throw SessionError.notFound }
@@ -310,13 +309,6 @@ package final class SessionService: Sendable {
     private func storageFailed(_ operation: String, _ error: any Error) {
         logger.error("\(operation) failed", metadata: ["error": "\(error)"])
         Counter(label: "coordinatord_store_errors_total", dimensions: [("operation", operation)]).increment()
-    }
-
-    /// The snapshot of `tree` as stored, refused (`422`) when its JSON is past the session's byte limit.
-    static func snapshot(_ app: NavigationApp, _ tree: NavigationTree, maxBytes: Int) throws -> [UInt8] {
-        let json = try app.snapshot(tree)
-        guard json.count <= maxBytes else { throw EventRejection.sessionLimit("\(maxBytes) bytes of state") }
-        return StoredSnapshot.pack(json)
     }
 
     /// The JSON of a stored snapshot; a damaged one is unreadable, like JSON that does not decode.

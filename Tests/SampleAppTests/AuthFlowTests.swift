@@ -1,12 +1,13 @@
 import AccountProtection
+import CoordinatorTesting
 import Navigation
 import Store
 @testable import SampleApp
 import Testing
 
 @Suite struct AuthFlowTests {
-    @Test func firstRunOffersSignUpAndLogIn() throws {
-        let app = try AppHarness()
+    @Test func firstRunOffersSignUpAndLogIn() async throws {
+        let app = try await AppTester.sample()
         #expect(app.top.name == "firstRun")
         #expect(app.top.props == [:])
         #expect(app.accepted == ["signUp", "logIn"])
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func registrationStepsWithBrokenRulesAndADraftThatSurvivesBack() async throws {
-        var app = try AppHarness()
+        var app = try await AppTester.sample()
         try await app.send(FirstRunScreen.self, .signUp)
         #expect(app.top.name == "signUp.email")
         #expect(app.top.props == ["email": "", "error": nil])
@@ -36,7 +37,7 @@ import Testing
         #expect(app.top.name == "signUp.email")
         #expect(app.top.props == ["email": "ada@example.com", "error": nil])
         try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "ada@example.com")))
-        try await app.send(SignUpPasswordScreen.self, .next(PasswordField(password: AppHarness.password)))
+        try await app.send(SignUpPasswordScreen.self, .next(PasswordField(password: AppTester.password)))
         #expect(app.top.name == "signUp.profile")
         #expect(app.top.props == ["displayName": "", "error": nil])
 
@@ -49,21 +50,21 @@ import Testing
         #expect(app.state["user"] == ["id": 1, "displayName": "Ada"])
         #expect(app.top.name == "timeline")
         #expect(try app.count("users") == 1)
-        let hash = try app.connection.queryFirst("SELECT password_hash FROM users") { $0.string(0) }
+        let hash = try app.database.queryFirst("SELECT password_hash FROM users") { $0.string(0) }
         #expect(hash?.hasPrefix("$argon2id$") == true)
     }
 
     @Test func takenEmailIsAnErrorCaseInsensitively() async throws {
-        var first = try AppHarness()
+        var first = try await AppTester.sample()
         try await first.register()
-        var second = try AppHarness(connection: first.connection)
+        var second = try await first.newSession()
         try await second.send(FirstRunScreen.self, .signUp)
         try await second.send(SignUpEmailScreen.self, .next(EmailField(email: "ADA@example.com")))
         #expect(second.top.props == ["email": "ADA@example.com", "error": "This e-mail is already registered."])
     }
 
     @Test func backingOutOfRegistrationRemovesIt() async throws {
-        var app = try AppHarness()
+        var app = try await AppTester.sample()
         try await app.send(FirstRunScreen.self, .signUp)
         try await app.send("back")
         #expect(app.top.name == "firstRun")
@@ -71,43 +72,43 @@ import Testing
     }
 
     @Test func tabletRegistersInOneForm() async throws {
-        var app = try AppHarness(platform: .tablet)
+        var app = try await AppTester.sample(platform: .tablet)
         try await app.send(FirstRunScreen.self, .logIn)
         try await app.send(LoginScreen.self, .signUp)
         #expect(app.top.name == "signUp.form")
         #expect(app.top.props == ["email": "", "displayName": "", "error": nil])
-        try await app.send(SignUpFormScreen.self, .submit(.init(email: "x", password: AppHarness.password, displayName: "T")))
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "x", password: AppTester.password, displayName: "T")))
         #expect(app.top.props == ["email": "x", "displayName": "T", "error": "Enter a valid e-mail address."])
         try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: "short", displayName: "T")))
         #expect(app.top.props["error"] == "Use a password of 15 to 128 characters.")
-        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: AppHarness.password, displayName: " ")))
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: AppTester.password, displayName: " ")))
         #expect(app.top.props["error"] == "Use a display name of 1 to 50 characters.")
-        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: AppHarness.password, displayName: "Tab")))
+        try await app.send(SignUpFormScreen.self, .submit(.init(email: "t@example.com", password: AppTester.password, displayName: "Tab")))
         #expect(app.top.name == "timeline")
         #expect(app.state["user"] == ["id": 1, "displayName": "Tab"])
     }
 
     @Test func loginWithWrongOrUnknownCredentialsGivesOneAnswerThenSignsIn() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register()
-        var app = try AppHarness(connection: owner.connection)
+        var app = try await owner.newSession()
         try await app.send(FirstRunScreen.self, .logIn)
         #expect(app.top.name == "login")
         #expect(app.top.props == ["email": "", "error": nil])
         #expect(app.accepted == ["submit", "signUp", "back"])
-        try await app.send(LoginScreen.self, .submit(Credentials(email: "nobody@example.com", password: AppHarness.password)))
+        try await app.send(LoginScreen.self, .submit(Credentials(email: "nobody@example.com", password: AppTester.password)))
         let unknown = app.top.props["error"]
         try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: "wrong password entirely")))
         #expect(app.top.props == ["email": "ada@example.com", "error": unknown ?? nil])
         #expect(unknown == "Wrong e-mail or password.")
-        let outcome = try await app.send(LoginScreen.self, .submit(Credentials(email: "Ada@Example.com", password: AppHarness.password)))
+        let outcome = try await app.send(LoginScreen.self, .submit(Credentials(email: "Ada@Example.com", password: AppTester.password)))
         #expect(outcome.credentialsRotated)
         #expect(app.top.name == "timeline")
         #expect(app.state["user"] == ["id": 1, "displayName": "Ada"])
     }
 
     @Test func loginScreenCanStartRegistration() async throws {
-        var app = try AppHarness()
+        var app = try await AppTester.sample()
         try await app.send(FirstRunScreen.self, .logIn)
         try await app.send(LoginScreen.self, .signUp)
         #expect(app.top.name == "signUp.email")
@@ -116,16 +117,20 @@ import Testing
     /// A guesser at one address is slowed down more with each failure; the owner, from their
     /// own address, signs in at once.
     @Test func failuresSlowTheGuesserNotTheOwner() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register()
         let guards = SampleAppGuards()
-        var attacker = try AppHarness(connection: owner.connection, guards: guards)
+        var attacker = try await AppTester.sample(guards: guards, sharing: owner)
         attacker.clientAddress = "203.0.113.9"
         try await attacker.send(FirstRunScreen.self, .logIn)
-        // Each send moves the clock one second: three free failures, one after a 1 s delay, then
-        // the next one must wait 2 s.
-        for _ in 0..<4 { try await attacker.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: "wrong password entirely"))) }
+        // A second passes before each try: three free failures, one after a 1 s delay, then the
+        // next one must wait 2 s.
+        for _ in 0..<4 {
+            attacker.clock.advance(by: .seconds(1))
+            try await attacker.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: "wrong password entirely")))
+        }
         let before = attacker.tree
+        attacker.clock.advance(by: .seconds(1))
         // Another spelling of the same account (case, fullwidth letters) is the same account to the throttle.
         let refused = await #expect(throws: EventThrottled.self) {
             try await attacker.send(LoginScreen.self, .submit(Credentials(email: "ＡＤＡ@EXAMPLE.COM", password: "wrong password entirely")))
@@ -133,18 +138,17 @@ import Testing
         #expect(refused?.retryAfterSeconds == 1)
         #expect(attacker.tree == before)
 
-        var rightful = try AppHarness(connection: owner.connection, guards: guards)
-        rightful.now = attacker.now
+        var rightful = try await AppTester.sample(guards: guards, sharing: owner)
         rightful.clientAddress = "198.51.100.7"
         try await rightful.send(FirstRunScreen.self, .logIn)
-        try await rightful.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
+        try await rightful.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppTester.password)))
         #expect(rightful.top.name == "timeline")
     }
 
     /// Far above the per-client delays, an account attacked from many addresses is refused to
     /// everyone until the window passes; and one address guessing many accounts is refused.
     @Test func distributedGuessingLocksTheAccountAndSprayingLocksTheClient() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register()
         var policy = FailureThrottle.Policy()
         policy.accountLimit = 6
@@ -153,7 +157,7 @@ import Testing
             signIns: FailureThrottle(subject: "sign-ins", policy: policy),
             passwordChecks: FailureThrottle(subject: "password checks"),
             registrations: RateLimiter(subject: "registration attempts", capacity: 10, refillSeconds: 6))
-        var app = try AppHarness(connection: owner.connection, guards: guards)
+        var app = try await AppTester.sample(guards: guards, sharing: owner)
         try await app.send(FirstRunScreen.self, .logIn)
         for index in 0..<6 {
             app.clientAddress = "203.0.113.\(index)"
@@ -161,7 +165,7 @@ import Testing
         }
         app.clientAddress = "198.51.100.7"
         await #expect(throws: EventThrottled.self) {
-            try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
+            try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppTester.password)))
         }
         // One address spraying other accounts: its fifth failure is refused, for any account.
         app.clientAddress = "192.0.2.50"
@@ -172,34 +176,34 @@ import Testing
             try await app.send(LoginScreen.self, .submit(Credentials(email: "someone@example.com", password: "wrong password entirely")))
         }
         // After the window, the owner gets in.
-        app.now += policy.windowSeconds
+        app.clock.advance(by: .seconds(policy.windowSeconds))
         app.clientAddress = "198.51.100.7"
-        try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
+        try await app.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppTester.password)))
         #expect(app.top.name == "timeline")
     }
 
     /// One account, however its address is spelled: Unicode forms, fullwidth and look-alike
     /// letters are "already registered"; invisible and bidi characters are refused outright.
     @Test func lookAlikeAddressesAreTheSameAccount() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register(email: "ada@example.com")
         for spelling in [
             "ADA@Example.COM", "ａｄａ@example.com", "ada@exаmple.com", "аda@example.com", "ada@ex\u{0430}mple.com",
             " ada@example.com ",
         ] {
-            var app = try AppHarness(connection: owner.connection)
+            var app = try await owner.newSession()
             try await app.send(FirstRunScreen.self, .signUp)
             try await app.send(SignUpEmailScreen.self, .next(EmailField(email: spelling)))
             #expect(app.top.props["error"] == "This e-mail is already registered.", "\(spelling)")
         }
-        var decomposed = try AppHarness(connection: owner.connection)
+        var decomposed = try await owner.newSession()
         try await decomposed.register(email: "zoe\u{0308}@example.com", name: "Zoë")
-        var composed = try AppHarness(connection: owner.connection)
+        var composed = try await owner.newSession()
         try await composed.send(FirstRunScreen.self, .signUp)
         try await composed.send(SignUpEmailScreen.self, .next(EmailField(email: "zo\u{00EB}@example.com")))
         #expect(composed.top.props["error"] == "This e-mail is already registered.")
         for hidden in ["ada\u{200B}@example.com", "\u{202E}ada@example.com", "ada@example.com\u{0}x"] {
-            var app = try AppHarness(connection: owner.connection)
+            var app = try await owner.newSession()
             try await app.send(FirstRunScreen.self, .signUp)
             await #expect(throws: EventRejection.self) { try await app.send(SignUpEmailScreen.self, .next(EmailField(email: hidden))) }
         }
@@ -211,7 +215,7 @@ import Testing
         let guards = SampleAppGuards(
             signIns: FailureThrottle(subject: "sign-ins"), passwordChecks: FailureThrottle(subject: "password checks"),
             registrations: RateLimiter(subject: "registration attempts", capacity: 3, refillSeconds: 60))
-        var app = try AppHarness(guards: guards)
+        var app = try await AppTester.sample(guards: guards)
         try await app.send(FirstRunScreen.self, .signUp)
         for index in 0..<3 { try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "probe\(index)@example"))) }
         await #expect(throws: EventThrottled.self) { try await app.send(SignUpEmailScreen.self, .next(EmailField(email: "probe@example.com"))) }
@@ -222,7 +226,7 @@ import Testing
 
     /// Failures leave no rows behind once their window has passed, nor do full buckets.
     @Test func throttleEntriesAreSwept() throws {
-        let connection = try AppHarness.database()
+        let connection = try AppTester.sampleDatabase()
         func rows(_ table: String) throws -> Int { try connection.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0 }
         let throttle = FailureThrottle(subject: "sign-ins")
         func fail(_ account: String, _ client: String, now: Int64) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import CoordinatorTesting
 import Navigation
 @testable import SampleApp
 import Testing
@@ -7,15 +8,15 @@ import Testing
 /// stray-accent addresses are refused.
 @Suite struct LookAlikeEmailTests {
     /// Starts a registration on `connection` and submits `email` at step 1.
-    static func tryToRegister(_ email: String, on connection: AppHarness) async throws -> AppHarness {
-        var app = try AppHarness(connection: connection.connection)
+    static func tryToRegister(_ email: String, on connection: AppTester) async throws -> AppTester {
+        var app = try await connection.newSession()
         try await app.send(FirstRunScreen.self, .signUp)
         try await app.send(SignUpEmailScreen.self, .next(EmailField(email: email)))
         return app
     }
 
     @Test func theIssuesLookAlikesAreAlreadyRegistered() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register(email: "ada@example.com")
         for spelling in [
             "\u{1D00}da@example.com",  // ᴀ LATIN LETTER SMALL CAPITAL A
@@ -36,26 +37,26 @@ import Testing
     }
 
     @Test func anAccentedAddressIsOneAccountInEveryNormalForm() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register(email: "jos\u{00E9}@example.com", name: "José")
         for spelling in ["jose\u{0301}@example.com", "JOSE\u{0301}@example.com", "jose@example.com", "Jos\u{00C9}@example.com"] {
             let app = try await Self.tryToRegister(spelling, on: owner)
             #expect(app.top.props["error"] == "This e-mail is already registered.", "\(spelling.unicodeScalars.map(\.value))")
         }
         // Signing in with the decomposed form is signing in to the account.
-        var device = try AppHarness(connection: owner.connection)
+        var device = try await owner.newSession()
         try await device.send(FirstRunScreen.self, .logIn)
-        try await device.send(LoginScreen.self, .submit(Credentials(email: "jose\u{0301}@example.com", password: AppHarness.password)))
+        try await device.send(LoginScreen.self, .submit(Credentials(email: "jose\u{0301}@example.com", password: AppTester.password)))
         #expect(device.state["user"] == ["id": 1, "displayName": "José"])
     }
 
     /// Blank-looking characters are refused like invisible ones (`422`); a combining mark that
     /// no keyboard types is "not a valid e-mail address"; scripts that write with marks register.
     @Test func blankCharactersAndStrayMarksAreRefused() async throws {
-        var owner = try AppHarness()
+        var owner = try await AppTester.sample()
         try await owner.register(email: "ada@example.com")
         for blank in ["ada\u{2800}@example.com", "ada\u{3164}@example.com", "\u{115F}ada@example.com", "ada@example.com\u{FFA0}"] {
-            var app = try AppHarness(connection: owner.connection)
+            var app = try await owner.newSession()
             try await app.send(FirstRunScreen.self, .signUp)
             await #expect(throws: EventRejection.self, "\(blank.unicodeScalars.map(\.value))") {
                 try await app.send(SignUpEmailScreen.self, .next(EmailField(email: blank)))

@@ -1,15 +1,16 @@
+import CoordinatorTesting
 import Navigation
 @testable import SampleApp
 import Testing
 
 @Suite struct MainFlowTests {
-    static func signedIn() async throws -> AppHarness {
-        var app = try AppHarness()
+    static func signedIn() async throws -> AppTester {
+        var app = try await AppTester.sample()
         try await app.register()
         return app
     }
 
-    static func posts(_ app: AppHarness) -> [JSONValue] { app.top.props["posts"]?.arrayValue ?? [] }
+    static func posts(_ app: AppTester) -> [JSONValue] { app.top.props["posts"]?.arrayValue ?? [] }
 
     @Test func mainIsTwoTabs() async throws {
         let app = try await Self.signedIn()
@@ -36,6 +37,7 @@ import Testing
         #expect(try app.count("posts") == 0)
 
         try await app.send(TimelineScreen.self, .compose)
+        app.clock.advance(by: .seconds(10))  // a post is stamped with the time of its event
         try await app.send(ComposeScreen.self, .submit(PostText(text: "First post")))
         #expect(app.top.name == "timeline")
         #expect(
@@ -50,7 +52,7 @@ import Testing
     @Test func timelinePagesTwentyAtATimeNewestFirstAndRefreshes() async throws {
         var app = try await Self.signedIn()
         for index in 1...25 {
-            try app.connection.run(
+            try app.database.run(
                 "INSERT INTO posts (author_id, text, created_at) VALUES (1, ?1, ?2)", [.text("p\(index)"), .int(index)])
         }
         try await app.send(TimelineScreen.self, .refresh)
@@ -122,13 +124,13 @@ import Testing
         try await app.send(ProfileScreen.self, .openSettings)
         try await app.send(SettingsScreen.self, .changePassword)
         #expect(app.top.props == ["error": nil])
-        try await app.send(ChangePasswordScreen.self, .save(PasswordChange(currentPassword: "wrong password entirely", newPassword: AppHarness.password + "!")))
+        try await app.send(ChangePasswordScreen.self, .save(PasswordChange(currentPassword: "wrong password entirely", newPassword: AppTester.password + "!")))
         #expect(app.top.props == ["error": "The password is not correct."])
-        try await app.send(ChangePasswordScreen.self, .save(PasswordChange(currentPassword: AppHarness.password, newPassword: "short")))
+        try await app.send(ChangePasswordScreen.self, .save(PasswordChange(currentPassword: AppTester.password, newPassword: "short")))
         #expect(app.top.props == ["error": "Use a password of 15 to 128 characters."])
         let outcome = try await app.send(
             ChangePasswordScreen.self,
-            .save(PasswordChange(currentPassword: AppHarness.password, newPassword: "an entirely new passphrase")))
+            .save(PasswordChange(currentPassword: AppTester.password, newPassword: "an entirely new passphrase")))
         #expect(outcome.credentialsRotated)
         #expect(outcome.endedSessionsOfUsers == [1])  // the user's other sessions end with the change
         #expect(app.top.name == "settings")
@@ -162,7 +164,7 @@ import Testing
         try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: "wrong password entirely")))
         #expect(app.top.props["error"] == "The password is not correct.")
         #expect(try app.count("users") == 1)
-        let outcome = try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: AppHarness.password)))
+        let outcome = try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: AppTester.password)))
         #expect(outcome.endedSessionsOfUsers == [1])  // every other session of the user ends too
         #expect(app.top.name == "firstRun")
         #expect(app.state["user"] == .null)
@@ -174,16 +176,18 @@ import Testing
     /// user is signed out at its next event instead of acting as whoever has the id now.
     @Test func userIdsAreNeverReusedAndAGoneUserIsSignedOut() async throws {
         var first = try await Self.signedIn()
-        var stale = try AppHarness(connection: first.connection)
+        // A session the account's deletion does not end (it ends the sessions `first` shares a
+        // server with): the user check of its next event is what protects it.
+        var stale = try await AppTester.sample(sharing: first)
         try await stale.send(FirstRunScreen.self, .logIn)
-        try await stale.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppHarness.password)))
+        try await stale.send(LoginScreen.self, .submit(Credentials(email: "ada@example.com", password: AppTester.password)))
         #expect(stale.state["user"]?["id"] == 1)
 
         try await first.send("selectTab", ["tab": "profile"])
         try await first.send(ProfileScreen.self, .openSettings)
         try await first.send(SettingsScreen.self, .deleteAccount)
-        try await first.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: AppHarness.password)))
-        var newcomer = try AppHarness(connection: first.connection)
+        try await first.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: AppTester.password)))
+        var newcomer = try await first.newSession()
         try await newcomer.register(email: "bob@example.com", name: "Bob")
         #expect(newcomer.state["user"] == ["id": 2, "displayName": "Bob"])
 
@@ -200,10 +204,15 @@ import Testing
         try await app.send("selectTab", ["tab": "profile"])
         try await app.send(ProfileScreen.self, .openSettings)
         try await app.send(SettingsScreen.self, .deleteAccount)
-        for _ in 0..<4 { try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: "wrong password entirely"))) }
+        // A second before each try: three free failures, one after a 1 s delay, then a wait of 2 s.
+        for _ in 0..<4 {
+            app.clock.advance(by: .seconds(1))
+            try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: "wrong password entirely")))
+        }
+        app.clock.advance(by: .seconds(1))
         let before = app.tree
         await #expect(throws: EventThrottled.self) {
-            try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: AppHarness.password)))
+            try await app.send(ConfirmDeleteScreen.self, .confirm(PasswordField(password: AppTester.password)))
         }
         #expect(app.tree == before)
         #expect(try app.count("users") == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import CoordinatorTesting
 import Navigation
 @testable import SampleApp
 import Testing
@@ -10,10 +11,10 @@ import Testing
     static let stateLimit = 128 * 1024
     static let zalgo = "Z" + String(repeating: "\u{301}", count: 32_000)
 
-    static func snapshotBytes(_ app: AppHarness) throws -> Int { try SampleApp.navigation.snapshot(app.tree).count }
+    static func snapshotBytes(_ app: AppTester) throws -> Int { try SampleApp.navigation.snapshot(app.tree).count }
 
     @Test func oneCharacterOfSixtyFourKilobytesIsNotAPostNorAName() async throws {
-        var app = try AppHarness()
+        var app = try await AppTester.sample()
         try await app.register()
         try await app.send(TimelineScreen.self, .compose)
         try await app.send(ComposeScreen.self, .submit(PostText(text: Self.zalgo)))
@@ -31,10 +32,10 @@ import Testing
         try await app.send(EditProfileScreen.self, .save(DisplayNameField(displayName: "Z" + String(repeating: "\u{301}", count: 8_000))))
         #expect(app.top.props["error"] == "Use a display name of 1 to 50 characters.")
 
-        var newcomer = try AppHarness(connection: app.connection)
+        var newcomer = try await app.newSession()
         try await newcomer.send(FirstRunScreen.self, .signUp)
         try await newcomer.send(SignUpEmailScreen.self, .next(EmailField(email: "eve@example.com")))
-        try await newcomer.send(SignUpPasswordScreen.self, .next(PasswordField(password: AppHarness.password)))
+        try await newcomer.send(SignUpPasswordScreen.self, .next(PasswordField(password: AppTester.password)))
         try await newcomer.send(SignUpProfileScreen.self, .finish(DisplayNameField(displayName: Self.zalgo)))
         #expect(newcomer.top.props["error"] == "Use a display name of 1 to 50 characters.")
         #expect(try app.count("users") == 1)
@@ -43,16 +44,16 @@ import Testing
     /// Posts and a name stored before the limits (or behind the app's back): a newcomer's
     /// timeline, another author's page and a post stay small; every post is reached by paging.
     @Test func storedHugeTextNeverFillsAnotherSession() async throws {
-        var author = try AppHarness()
+        var author = try await AppTester.sample()
         try await author.register(email: "zalgo@example.com", name: "Zalgo")
-        try author.connection.run("UPDATE users SET display_name = ?1", [.text(Self.zalgo)])
+        try author.database.run("UPDATE users SET display_name = ?1", [.text(Self.zalgo)])
         let long = String(repeating: "w", count: 64_000)
         for index in 1...30 {
-            try author.connection.run(
+            try author.database.run(
                 "INSERT INTO posts (author_id, text, created_at) VALUES (1, ?1, ?2)",
                 [.text(index.isMultiple(of: 2) ? long : "\(index) " + Self.zalgo), .int(index)])
         }
-        var reader = try AppHarness(connection: author.connection)
+        var reader = try await author.newSession()
         try await reader.register(email: "reader@example.com", name: "Reader")
         #expect(reader.top.name == "timeline")
         #expect(try Self.snapshotBytes(reader) < Self.stateLimit / 4)
@@ -82,11 +83,11 @@ import Testing
     /// A page holds at most 20 posts and `PostStore.pageBytes` of text; the cursor goes on
     /// where the page stopped, so nothing is skipped.
     @Test func aPageIsBoundedInBytesAndSkipsNothing() async throws {
-        var app = try AppHarness()
+        var app = try await AppTester.sample()
         try await app.register()
         for index in 1...20 {
             let text = String(format: "%02d", index) + String(repeating: "€", count: 300) + String(repeating: "\"", count: 198)
-            try app.connection.run(
+            try app.database.run(
                 "INSERT INTO posts (author_id, text, created_at) VALUES (1, ?1, ?2)", [.text(text), .int(index)])
         }
         try await app.send(TimelineScreen.self, .refresh)

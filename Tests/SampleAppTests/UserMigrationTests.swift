@@ -1,5 +1,6 @@
 import AccountProtection
 import Foundation
+import CoordinatorTesting
 import Navigation
 @testable import SampleApp
 import SQLiteStore
@@ -11,7 +12,7 @@ import Testing
     @Test func anExistingDatabaseKeepsItsUsersAndNeverReusesADeletedId() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         // The schema as it was before migration 0007 (core 1, 2, 5 and the app's 3, 4).
-        let earlier = AppHarness.migrations.filter { $0.scope != AccountProtection.scope && $0.version <= 5 }
+        let earlier = AppTester.sampleMigrations.filter { $0.scope != AccountProtection.scope && $0.version <= 5 }
         try Migrator(migrations: earlier.sorted { $0.version < $1.version })
             .migrate(connection)
         for (id, email) in [(1, "ada@example.com"), (2, "Bob@Example.com"), (3, "cy@example.com")] {
@@ -28,7 +29,7 @@ import Testing
             VALUES ('s', x'00', 1, x'00', 3, 0, 0, 0)
             """)
 
-        try Migrator(migrations: AppHarness.migrations).migrate(connection)
+        try Migrator(migrations: AppTester.sampleMigrations).migrate(connection)
         let users = try connection.query("SELECT id, email, email_key FROM users ORDER BY id") {
             "\($0.int(0)) \($0.string(1)) \($0.string(2))"
         }
@@ -50,8 +51,8 @@ import Testing
 @Suite struct EmailKeyMigrationTests {
     @Test func storedKeysAreRecomputedAndTheLaterLookAlikeIsParked() async throws {
         let connection = try SQLiteConnection(path: ":memory:")
-        try Migrator(migrations: AppHarness.migrations.filter { $0.name != "email_key_upgrades" }).migrate(connection)
-        let hash = try AppHarness.hasher.hash(AppHarness.password)
+        try Migrator(migrations: AppTester.sampleMigrations.filter { $0.name != "email_key_upgrades" }).migrate(connection)
+        let hash = try AppTester.passwordHasher.hash(AppTester.password)
         // Addresses and the keys the earlier function gave them.
         let users: [(Int, String, String)] = [
             (1, "\u{2C81}bc@example.com", "\u{2C81}bc@example.com"),  // Coptic ⲁ, older than abc@: parked
@@ -68,7 +69,7 @@ import Testing
                 "INSERT INTO users (id, email, email_key, password_hash, display_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 0)",
                 [.int(id), .text(email), .text(key), .text(hash), .text("user \(id)")])
         }
-        try Migrator(migrations: AppHarness.migrations).migrate(connection)
+        try Migrator(migrations: AppTester.sampleMigrations).migrate(connection)
         #expect(try connection.queryFirst("SELECT count(*) FROM email_key_upgrades") { $0.int(0) } == 6)
 
         // The first look-up of an address brings every key up to date.
@@ -76,9 +77,9 @@ import Testing
             ("abc@example.com", 2), ("\u{2C81}bc@example.com", 2), ("\u{1D00}da@example.com", 3), ("zoe@example.com", 6),
             ("zo\u{00EB}@example.com", 6), ("bob@example.com", 8), ("\u{0299}ob@example.com", 8),
         ] {
-            var app = try AppHarness(connection: connection)
+            var app = try await AppTester(AppTester.served(), database: connection)
             try await app.send(FirstRunScreen.self, .logIn)
-            try await app.send(LoginScreen.self, .submit(Credentials(email: email, password: AppHarness.password)))
+            try await app.send(LoginScreen.self, .submit(Credentials(email: email, password: AppTester.password)))
             #expect(app.state["user"]?["id"] == .int(id), "\(email)")
         }
         let keys = try connection.query("SELECT id, email_key FROM users ORDER BY id") { ($0.int(0), $0.string(1)) }
@@ -91,7 +92,7 @@ import Testing
         #expect(try connection.queryFirst("SELECT count(*) FROM email_key_upgrades") { $0.int(0) } == 0)
         // A parked account's address blocks no one and its key matches no address.
         #expect(try UserStore(connection: connection).find(email: EmailKeyUpgrade.parkedKey(4, "ada@example.com")) == nil)
-        var newcomer = try AppHarness(connection: connection)
+        var newcomer = try await AppTester(AppTester.served(), database: connection)
         try await newcomer.send(FirstRunScreen.self, .signUp)
         try await newcomer.send(SignUpEmailScreen.self, .next(EmailField(email: "\u{1D00}da@example.com")))
         #expect(newcomer.top.props["error"] == "This e-mail is already registered.")

@@ -1,56 +1,56 @@
+import CoordinatorTesting
 import Navigation
-import SQLiteStore
-import Store
 import Testing
 
 @testable import Greeter
 
 @Suite struct GreeterTests {
-    let environment: Environment
-
-    init() throws {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
-        environment = Greeter.environment(connection)
+    @Test func greetingTrimsCountsAndPushes() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
+        try await app.send(HelloScreen.self, .greet(name: " Ada "))
+        try await app.send("back")
+        try await app.send(HelloScreen.self, .greet(name: "Ada"))
+        let greeting = try app.props(of: GreetingScreen.self)
+        #expect(greeting.text == "Hello, Ada!")
+        #expect(greeting.times == 2)
+        #expect(try app.database.queryFirst("SELECT times FROM greetings WHERE name = 'Ada'") { $0.int(0) } == 2)
     }
 
-    @Test func greetingTrimsCountsAndPushes() throws {
-        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
-        for _ in 0..<2 {
-            if tree.top?.name == "greeting" {
-                try Greeter.navigation.apply(IncomingEvent(screen: tree.top!.id, name: "back"), to: &tree, environment: environment)
-            }
-            try Greeter.navigation.apply(
-                IncomingEvent(HelloScreen.self, .greet(name: " Ada "), on: tree.top!.id), to: &tree, environment: environment)
-        }
-        #expect(tree.top?.name == "greeting")
-        #expect(tree.top?.props == ["text": "Hello, Ada!", "times": 2])
-    }
-
-    @Test func aNameIsLimitedInBytesAndAccents() throws {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Migrator(migrations: Greeter.migrations(for: .sqlite)).migrate(connection)
-        let environment = Greeter.environment(connection)
-        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
+    @Test func aNameIsLimitedInBytesAndAccents() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
         for name in ["Z" + String(repeating: "\u{301}", count: 32_000), String(repeating: "n", count: 51)] {
-            try Greeter.navigation.apply(
-                IncomingEvent(screen: tree.top!.id, name: "greet", payload: ["name": .string(name)]), to: &tree,
-                environment: environment)
-            #expect(tree.top?.props["error"] == "Tell me a name of up to 50 characters.")
+            try await app.send(HelloScreen.self, .greet(name: Identifier(wrappedValue: name)))
+            #expect(try app.props(of: HelloScreen.self).error == "Tell me a name of up to 50 characters.")
         }
-        #expect(try connection.queryFirst("SELECT count(*) FROM greetings") { $0.int(0) } == 0)
+        #expect(try app.rows(in: "greetings") == 0)
     }
 
-    @Test func aClientSendsTheCaseNameWithItsLabelsAsFields() throws {
-        var tree = try Greeter.navigation.start(platform: .web, environment: environment)
-        let hello = tree.top!.id
-        try Greeter.navigation.apply(
-            IncomingEvent(screen: hello, name: "greet", payload: ["name": " "]), to: &tree, environment: environment)
-        #expect(tree.top?.props == ["error": "Tell me your name."])
-        #expect(throws: EventRejection.invalidPayload([FieldError(field: "nom", message: "is not a field of greet")])) {
-            try Greeter.navigation.apply(
-                IncomingEvent(screen: hello, name: "greet", payload: ["name": "Ada", "nom": "Ada"]), to: &tree,
-                environment: environment)
+    /// The whole State, as a client receives it.
+    @Test func theStateAfterAGreeting() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
+        try await app.send(HelloScreen.self, .greet(name: "Ada"))
+        #expect(
+            app.state == [
+                "id": "session-1", "version": 2, "user": nil, "top": "s2",
+                "stack": [
+                    [
+                        "presentation": "root",
+                        "screens": [
+                            ["id": "s1", "name": "hello", "props": ["error": nil], "events": []],
+                            ["id": "s2", "name": "greeting", "props": ["text": "Hello, Ada!", "times": 1], "events": ["back"]],
+                        ],
+                    ]
+                ],
+            ])
+    }
+
+    /// On the wire the event is the case's name, its labelled values the payload's fields.
+    @Test func aClientSendsTheCaseNameWithItsLabelsAsFields() async throws {
+        var app = try await AppTester(Greeter.served, platform: .web)
+        try await app.send("greet", ["name": " "])
+        #expect(try app.props(of: HelloScreen.self).error == "Tell me your name.")
+        await #expect(throws: EventRejection.invalidPayload([FieldError(field: "nom", message: "is not a field of greet")])) {
+            try await app.send("greet", ["name": "Ada", "nom": "Ada"])
         }
     }
 }

@@ -1,0 +1,64 @@
+import Navigation
+import Store
+import Secrets
+
+/// Runs an app's flows the way the session service does, short of storing the session: each
+/// run's environment (the app's models on the run's connection, what was prepared, the run's
+/// lasting writes, the session directory), the rounds of slow work between runs (password work
+/// on the hash pool, capped per client; `PreparationNeeded`), and the snapshot's byte limit.
+///
+/// The session service runs every session's start and every event through it; `CoordinatorTesting`
+/// runs an app's tests through it, so a test runs the very loop the server runs.
+package struct FlowRunner: Sendable {
+    package let app: NavigationApp
+    let passwords: PasswordHashPool
+    let passwordJobs: PasswordJobsPerClient
+    let makeEnvironment: EnvironmentFactory
+    let maxSnapshotBytes: Int
+
+    /// - Parameters:
+    ///   - passwordJobsPerClient: password jobs one client may have in the pool at once (`429` past it).
+    ///   - maxSnapshotBytes: the largest snapshot a run may make (`422` past it).
+    ///   - environment: the app's part of each run's environment.
+    package init(
+        app: NavigationApp, passwords: PasswordHashPool, passwordJobsPerClient: Int, maxSnapshotBytes: Int,
+        environment: @escaping EnvironmentFactory
+    ) {
+        self.app = app
+        self.passwords = passwords
+        self.passwordJobs = PasswordJobsPerClient(limit: passwordJobsPerClient)
+        self.makeEnvironment = environment
+        self.maxSnapshotBytes = maxSnapshotBytes
+    }
+
+    /// A new session's tree for `platform`, started on `connection`, and its snapshot.
+    package func start(
+        platform: Platform, on connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo,
+        session: String
+    ) throws -> (tree: NavigationTree, snapshot: [UInt8]) {
+        let environment = self.environment(connection, prepared, info, session: session)
+        let tree = try app.start(platform: platform, environment: environment)
+        return (tree, try snapshot(tree))
+    }
+
+    /// One run of `event`'s flow on `connection`, with the app's models bound to it: `tree`
+    /// changes only when the run succeeds. Also returns the snapshot to store.
+    package func apply(
+        _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
+        _ info: RequestInfo, session: String
+    ) throws -> (outcome: EventOutcome, snapshot: [UInt8]) {
+        var working = tree
+        let environment = self.environment(connection, prepared, info, session: session)
+        let outcome = try app.apply(event, to: &working, environment: environment)
+        let snapshot = try snapshot(working)
+        tree = working
+        return (outcome, snapshot)
+    }
+
+    /// The snapshot of `tree` as stored, refused (`422`) when its JSON is past the session's byte limit.
+    package func snapshot(_ tree: NavigationTree) throws -> [UInt8] {
+        let json = try app.snapshot(tree)
+        guard json.count <= maxSnapshotBytes else { throw EventRejection.sessionLimit("\(maxSnapshotBytes) bytes of state") }
+        return StoredSnapshot.pack(json)
+    }
+}

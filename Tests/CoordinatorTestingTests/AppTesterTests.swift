@@ -1,0 +1,104 @@
+import CoordinatorTesting
+import Navigation
+import Secrets
+import Testing
+
+/// `AppTester` runs an app's events as the server runs them: through the session service's
+/// flow runner, on an in-memory database with coordinatord's tables and the app's.
+@Suite struct AppTesterTests {
+    typealias Vault = Probe.VaultScreen
+
+    /// Password work and then prepared work: the flow runs three times (asking for the hash,
+    /// asking for the look-up, then with both), and only the last run counts.
+    @Test func passwordWorkAndPreparedWorkRunBetweenRunsOfTheFlow() async throws {
+        let runs = Probe.Runs()
+        var app = try await AppTester(Probe.served(runs: runs))
+        try await app.send(Vault.self, .keep(.init(password: "correct horse battery staple")))
+        let props = try app.props(of: Vault.self)
+        #expect(runs.count.load(ordering: .relaxed) == 3)
+        #expect(props.lookedUp == 42)
+        let hash = try #require(props.hash)
+        #expect(AppTester.passwordHasher.verify("correct horse battery staple", against: hash))
+        #expect(app.version == 2)
+    }
+
+    /// The clock stands still until the test moves it; flows see it as the request's time.
+    @Test func theManualClockMovesOnlyWhenTold() async throws {
+        var app = try await AppTester(Probe.served(), clock: ManualClock(start: 1_000))
+        #expect(try app.props(of: Vault.self).seenAt == 1_000)
+        try await app.send(Vault.self, .look)
+        #expect(try app.props(of: Vault.self).seenAt == 1_000)
+        app.clock.advance(by: .seconds(60))
+        try await app.send(Vault.self, .look)
+        #expect(try app.props(of: Vault.self).seenAt == 1_060)
+    }
+
+    /// A refused event changes nothing (tree, version, its plain writes), but its lasting writes
+    /// commit on their own, once, as the session service commits them.
+    @Test func aRefusedEventCommitsOnlyItsLastingWrites() async throws {
+        var app = try await AppTester(Probe.served())
+        let before = app.state
+        await #expect(throws: EventRejection.self) { try await app.send(Vault.self, .refuse) }
+        #expect(app.state == before)
+        let notes = try app.database.query("SELECT note FROM probe_notes", []) { $0.string(0) }
+        #expect(notes == ["lasting"])
+    }
+
+    /// The State as a client receives it, whole.
+    @Test func theStateIsWhatAClientReceives() async throws {
+        var app = try await AppTester(Probe.served(), platform: .web, clock: ManualClock(start: 7))
+        try await app.send(Vault.self, .signIn(.init(id: 3)))
+        let events: [JSONValue] = ["keep", "look", "refuse", "signIn", "endOthers", "forget"].map { .string($0) }
+        #expect(
+            app.state == [
+                "id": "session-1", "version": 2, "user": ["id": 3, "displayName": "Member 3"], "top": "s1",
+                "stack": [
+                    [
+                        "presentation": "root",
+                        "screens": [
+                            [
+                                "id": "s1", "name": "vault", "events": .array(events),
+                                "props": ["hash": nil, "lookedUp": nil, "seenAt": 7, "user": 3],
+                            ]
+                        ],
+                    ]
+                ],
+            ])
+    }
+
+    /// Sessions share the database and the clock; ending a user's other sessions ends them here.
+    @Test func endingOtherSessionsEndsThem() async throws {
+        var first = try await AppTester(Probe.served())
+        var second = try await first.newSession()
+        var stranger = try await first.newSession()
+        try await first.send(Vault.self, .signIn(.init(id: 1)))
+        try await second.send(Vault.self, .signIn(.init(id: 1)))
+        try await stranger.send(Vault.self, .signIn(.init(id: 2)))
+        try await first.send(Vault.self, .endOthers)
+        await #expect(throws: SessionEnded.self) { try await second.send(Vault.self, .look) }
+        try await stranger.send(Vault.self, .look)
+        try await first.send(Vault.self, .look)
+        #expect(second.clock === first.clock)
+    }
+
+    /// State a coordinator keeps out of its snapshot would be lost by a restart: the event fails.
+    @Test func stateLeftOutOfTheSnapshotFailsTheEvent() async throws {
+        var app = try await AppTester(Probe.served())
+        await #expect(throws: NavigationError.self) { try await app.send(Vault.self, .forget) }
+        #expect(app.version == 1)
+    }
+
+    /// Typed sends and props name the screen they expect on top.
+    @Test func aTypedSendToAnotherScreenThrows() async throws {
+        enum Other: ScreenType {
+            static let name = "other"
+            static let summary = "Not shown."
+            struct Props: Codable, Sendable {}
+        }
+        let app = try await AppTester(Probe.served())
+        #expect(throws: NavigationError.self) { try app.props(of: Other.self) }
+        #expect(try app.rows(in: "sessions") == 0)  // coordinatord's own tables are there
+        #expect(try app.rows(in: "probe_notes") == 0)
+        #expect(throws: NavigationError.self) { try app.rows(in: "probe_notes; DROP TABLE sessions") }
+    }
+}
