@@ -12,7 +12,7 @@ import Testing
     @Test func anExistingDatabaseKeepsItsUsersAndNeverReusesADeletedId() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         // The schema as it was before migration 0007 (core 1, 2, 5 and the app's 3, 4).
-        let earlier = AppTester.sampleMigrations.filter { $0.scope != AccountProtection.scope && $0.version <= 5 }
+        let earlier = try AppTester.sampleMigrations.filter { $0.scope != AccountProtection.scope && $0.version <= 5 }
         try Migrator(migrations: earlier.sorted { $0.version < $1.version })
             .migrate(connection)
         for (id, email) in [(1, "ada@example.com"), (2, "Bob@Example.com"), (3, "cy@example.com")] {
