@@ -21,11 +21,19 @@ import Testing
         try start(router, ServerConfiguration(port: 0, maxBodyBytes: maxBodyBytes))
     }
 
+    /// Where these servers' handlers run, and the tests that drive them: every test target runs in
+    /// this process, on one cooperative pool (two threads on two cores), and what other tests do
+    /// there (thousands of snapshots, SQLite writes) must not hold up an answer a test waits for.
+    static let executor = ThreadExecutor(name: "test-servers")
+
     static func start(_ router: Router, _ configuration: ServerConfiguration) throws -> HTTPServer {
-        try HTTPServer(configuration: configuration, responder: router)
+        var configuration = configuration
+        configuration.handlerExecutor = executor
+        return try HTTPServer(configuration: configuration, responder: router)
     }
 
-    /// Runs `body` with a server on a free port, and stops the server however `body` ends.
+    /// Runs `body` with a server on a free port, on the servers' executor, and stops the server
+    /// however `body` ends.
     static func withServer(
         _ router: Router = echoRouter(), maxBodyBytes: Int = 1024, _ body: (HTTPServer) async throws -> Void
     ) async throws {
@@ -35,14 +43,16 @@ import Testing
     static func withServer(
         _ router: Router, _ configuration: ServerConfiguration, _ body: (HTTPServer) async throws -> Void
     ) async throws {
-        let server = try start(router, configuration)
-        do {
-            try await body(server)
-        } catch {
+        try await withTaskExecutorPreference(executor) {
+            let server = try start(router, configuration)
+            do {
+                try await body(server)
+            } catch {
+                await server.shutdown()
+                throw error
+            }
             await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func picksAFreePortAndRoutesWithParameters() async throws {
@@ -166,6 +176,23 @@ import Testing
         }
     }
 
+    /// Handlers run on the configuration's executor: with every thread of Swift's pool computing
+    /// (as when other tests of the process check thousands of snapshots), the server still answers
+    /// at once. On the pool, the answer waited for the computations to end.
+    @Test func answersWhileEveryThreadOfThePoolComputes() async throws {
+        try await Self.withServer() { server in
+            let port = server.port
+            let pool = PoolHog(threads: ProcessInfo.processInfo.activeProcessorCount)
+            defer { pool.stop() }
+            // Waited for off the pool (a thread of its own), which is busy from now on.
+            try await TestHTTP.offPool { try wait(for: pool.everyThreadBusy, "every thread of the pool computing") }
+            let response = try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/items/7") }
+            pool.stop()
+            #expect(response.status == 200)
+            #expect(response.json["id"] as? String == "7")
+        }
+    }
+
     @Test func listeningOnAPortInUseFails() async throws {
         try await Self.withServer() { server in
             #expect(throws: HTTPServerError.self) {
@@ -173,4 +200,27 @@ import Testing
             }
         }
     }
+}
+
+/// Tasks that keep every thread of Swift's cooperative pool computing until `stop()` (or, at the
+/// latest, twice the default deadline). Computing, not blocked: on Linux a blocked pool thread is
+/// soon replaced by a new one, a computing one never is.
+private final class PoolHog: Sendable {
+    /// Signalled once every hog is running.
+    let everyThreadBusy = DispatchSemaphore(value: 0)
+    private let running = Atomic<Int>(0)
+    private let stopped = Atomic<Bool>(false)
+
+    init(threads: Int) {
+        let deadline = ContinuousClock.now + .seconds(2 * defaultDeadlineSeconds)
+        for _ in 0..<threads {
+            // Detached: on the pool, whatever executor the caller prefers.
+            Task.detached { [self] in
+                if running.add(1, ordering: .acquiringAndReleasing).newValue == threads { everyThreadBusy.signal() }
+                while !stopped.load(ordering: .acquiring) && ContinuousClock.now < deadline {}
+            }
+        }
+    }
+
+    func stop() { stopped.store(true, ordering: .releasing) }
 }
