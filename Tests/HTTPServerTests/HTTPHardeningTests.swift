@@ -130,9 +130,13 @@ import Glibc
             #expect(first.status == 200)
             #expect(first.headers["connection"] == nil)
 
-            let slow = Task { try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/slow") } }
+            // Unstructured tasks do not inherit the executor a task prefers: they are given it.
+            let servers = HTTPServerTests.executor
+            let slow = Task(executorPreference: servers) {
+                try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/slow") }
+            }
             try await TestHTTP.offPool { try wait(for: entered, "the slow request in flight") }
-            let stopping = Task { await server.shutdown(gracePeriod: .seconds(30)) }
+            let stopping = Task(executorPreference: servers) { await server.shutdown(gracePeriod: .seconds(30)) }
             // Draining has begun once the listener is gone.
             try await TestHTTP.offPool {
                 let deadline = ContinuousClock.now + .seconds(defaultDeadlineSeconds)
