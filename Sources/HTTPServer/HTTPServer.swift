@@ -11,11 +11,12 @@ import Glibc
 /// over its share of the connections. A worker thread runs the access callback: it gathers the
 /// headers and the body chunks of a request and nothing else. When a request is complete the
 /// worker *suspends* the connection and starts a Swift task for the responder, then returns to
-/// its loop at once. The responder runs on Swift's cooperative pool; when it must wait (a password
-/// hash on its own bounded pool, a group commit) it `await`s, so neither a worker thread nor a
-/// pool thread is blocked and unrelated connections proceed. When the task has its response it
-/// stores it in the request's state and resumes the connection; the worker picks the response up
-/// on its next callback for that connection and queues it.
+/// its loop at once. The responder runs on Swift's cooperative pool (or on the configuration's
+/// `handlerExecutor`); when it must wait (a password hash on its own bounded pool, a group
+/// commit) it `await`s, so neither a worker thread nor a pool thread is blocked and unrelated
+/// connections proceed. When the task has its response it stores it in the request's state and
+/// resumes the connection; the worker picks the response up on its next callback for that
+/// connection and queues it.
 public final class HTTPServer: Sendable {
     /// The port the server listens on (the one picked when configured with port 0).
     public let port: UInt16

@@ -55,7 +55,7 @@ enum MHDCallbacks {
         let handle = ConnectionHandle(pointer: connection)
         core.running.add(1, ordering: .relaxed)
         MHD_suspend_connection(connection)
-        Task {
+        Task(executorPreference: core.limits.handlerExecutor) {
             let response = await core.responder.respond(to: request)
             state.deliver(response)
             MHD_resume_connection(handle.pointer)

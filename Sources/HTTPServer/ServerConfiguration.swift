@@ -24,12 +24,17 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: TrustedProxies
     /// libmicrohttpd worker threads, each running its own epoll loop.
     public var threads: Int
+    /// Where handlers run: nil (the default) is Swift's global concurrent pool. An executor of
+    /// their own keeps answers from waiting behind other work on that pool (tests give one to
+    /// an in-process server, whose process runs every other test on the same pool).
+    public var handlerExecutor: (any TaskExecutor)?
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080, maxBodyBytes: Int = 64 * 1024,
         connectionLimit: Int = 1024, perAddressConnectionLimit: Int = 64, idleTimeoutSeconds: Int = 30,
         headerTimeoutSeconds: Int = 10, requestTimeoutSeconds: Int = 30, maxQueryArguments: Int = 64,
-        connectionMemoryBytes: Int = 32 * 1024, trustedProxies: TrustedProxies = TrustedProxies(), threads: Int = 2
+        connectionMemoryBytes: Int = 32 * 1024, trustedProxies: TrustedProxies = TrustedProxies(), threads: Int = 2,
+        handlerExecutor: (any TaskExecutor)? = nil
     ) {
         self.host = host
         self.port = port
@@ -43,5 +48,6 @@ public struct ServerConfiguration: Sendable {
         self.connectionMemoryBytes = connectionMemoryBytes
         self.trustedProxies = trustedProxies
         self.threads = threads
+        self.handlerExecutor = handlerExecutor
     }
 }

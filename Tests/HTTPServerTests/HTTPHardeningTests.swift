@@ -114,37 +114,53 @@ import Glibc
     /// Once draining, a keep-alive connection's next request gets `503` with `Connection: close`,
     /// and the request in flight is answered, also closing its connection.
     @Test func drainingClosesKeepAliveConnectionsAndAnswersWhatIsInFlight() async throws {
-        final class Release: Sendable { let released = Atomic<Bool>(false) }
-        let release = Release()
+        // Waited for on threads of their own: a `Task.sleep` (what `waitUntil` polls with) wakes up
+        // through Swift's pool even on the servers' executor, and the pool may be busy for long.
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         var router = HTTPServerTests.echoRouter()
         router.get("/slow") { _ in
-            try await waitUntil("the test to release /slow") { release.released.load(ordering: .acquiring) }
+            entered.signal()
+            try await TestHTTP.offPool { try wait(for: release, "the test to release /slow") }
             return .text("done")
         }
-        let server = try HTTPServerTests.start(router)
-        let port = server.port
-        let keepAlive = try HTTPConnection(port: port)  // the default deadline: no bet on the machine's speed
-        let first = try await TestHTTP.offPool { try keepAlive.request("GET", "/items/1") }
-        #expect(first.status == 200)
-        #expect(first.headers["connection"] == nil)
+        // The second stop (when the body ends) does nothing; the first is what the test checks.
+        try await HTTPServerTests.withServer(router) { server in
+            let port = server.port
+            let keepAlive = try HTTPConnection(port: port)  // the default deadline: no bet on the machine's speed
+            let first = try await TestHTTP.offPool { try keepAlive.request("GET", "/items/1") }
+            #expect(first.status == 200)
+            #expect(first.headers["connection"] == nil)
 
-        let slow = Task { try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/slow") } }
-        try await waitUntil("the slow request in flight") { server.requestsInFlight > 0 }
-        let stopping = Task { await server.shutdown(gracePeriod: .seconds(30)) }
-        // Draining has begun once the listener is gone.
-        try await waitUntil("the listener to close") { (try? HTTPConnection(port: port)) == nil }
+            // Unstructured tasks do not inherit the executor a task prefers: they are given it.
+            let servers = HTTPServerTests.executor
+            let slow = Task(executorPreference: servers) {
+                try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/slow") }
+            }
+            try await TestHTTP.offPool { try wait(for: entered, "the slow request in flight") }
+            let stopping = Task(executorPreference: servers) { await server.shutdown(gracePeriod: .seconds(30)) }
+            // Draining has begun once the listener is gone.
+            try await TestHTTP.offPool {
+                let deadline = ContinuousClock.now + .seconds(defaultDeadlineSeconds)
+                while (try? HTTPConnection(port: port)) != nil {
+                    guard ContinuousClock.now < deadline else {
+                        throw DeadlineExceeded("the listener to close", seconds: defaultDeadlineSeconds)
+                    }
+                    usleep(1000)
+                }
+            }
 
-        let refused = try await TestHTTP.offPool { try keepAlive.request("GET", "/items/2") }
-        #expect(refused.status == 503)
-        #expect(refused.headers["connection"]?.lowercased() == "close")
-        #expect(try await TestHTTP.offPool { keepAlive.isClosedByPeer() })
+            let refused = try await TestHTTP.offPool { try keepAlive.request("GET", "/items/2") }
+            #expect(refused.status == 503)
+            #expect(refused.headers["connection"]?.lowercased() == "close")
+            #expect(try await TestHTTP.offPool { keepAlive.isClosedByPeer() })
 
-        release.released.store(true, ordering: .releasing)
-        let answered = try await slow.value("the request in flight")
-        #expect(answered.status == 200)
-        #expect(answered.text == "done")
-        #expect(answered.headers["connection"]?.lowercased() == "close")
-        #expect(try await stopping.value("the graceful stop"))
+            release.signal()
+            let answered = try await slow.value("the request in flight")
+            #expect(answered.status == 200)
+            #expect(answered.text == "done")
+            #expect(answered.headers["connection"]?.lowercased() == "close")
+            #expect(try await stopping.value("the graceful stop"))
+        }
     }
 
     @Test func unexpectedErrorsAre500AndReportedWithTheirRequest() async throws {

@@ -21,11 +21,19 @@ import Testing
         try start(router, ServerConfiguration(port: 0, maxBodyBytes: maxBodyBytes))
     }
 
+    /// Where these servers' handlers run, and the tests that drive them: every test target runs in
+    /// this process, on one cooperative pool (two threads on two cores), and what other tests do
+    /// there (thousands of snapshots, SQLite writes) must not hold up an answer a test waits for.
+    static let executor = ThreadExecutor(name: "test-servers")
+
     static func start(_ router: Router, _ configuration: ServerConfiguration) throws -> HTTPServer {
-        try HTTPServer(configuration: configuration, responder: router)
+        var configuration = configuration
+        configuration.handlerExecutor = executor
+        return try HTTPServer(configuration: configuration, responder: router)
     }
 
-    /// Runs `body` with a server on a free port, and stops the server however `body` ends.
+    /// Runs `body` with a server on a free port, on the servers' executor, and stops the server
+    /// however `body` ends.
     static func withServer(
         _ router: Router = echoRouter(), maxBodyBytes: Int = 1024, _ body: (HTTPServer) async throws -> Void
     ) async throws {
@@ -35,14 +43,16 @@ import Testing
     static func withServer(
         _ router: Router, _ configuration: ServerConfiguration, _ body: (HTTPServer) async throws -> Void
     ) async throws {
-        let server = try start(router, configuration)
-        do {
-            try await body(server)
-        } catch {
+        try await withTaskExecutorPreference(executor) {
+            let server = try start(router, configuration)
+            do {
+                try await body(server)
+            } catch {
+                await server.shutdown()
+                throw error
+            }
             await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func picksAFreePortAndRoutesWithParameters() async throws {
@@ -170,6 +180,21 @@ import Testing
         }
     }
 
+    /// Handlers run on the configuration's executor: with every thread of Swift's pool computing
+    /// (as when other tests of the process check thousands of snapshots), the server still answers
+    /// at once. On the pool, the answer waited for the computations to end.
+    @Test func answersWhileEveryThreadOfThePoolComputes() async throws {
+        try await Self.withServer() { server in
+            let port = server.port
+            let pool = PoolHog(tasks: 2 * ProcessInfo.processInfo.activeProcessorCount)
+            defer { pool.stop() }
+            let response = try await TestHTTP.offPool { try HTTPConnection(port: port).request("GET", "/items/7") }
+            pool.stop()
+            #expect(response.status == 200)
+            #expect(response.json["id"] as? String == "7")
+        }
+    }
+
     @Test func listeningOnAPortInUseFails() async throws {
         try await Self.withServer() { server in
             #expect(throws: HTTPServerError.self) {
@@ -177,4 +202,26 @@ import Testing
             }
         }
     }
+}
+
+/// Tasks queued on Swift's cooperative pool ahead of whatever is queued after them (a handler's
+/// task on the pool): each computes from when it starts until `stop()`, or at the latest twice
+/// the default deadline. More tasks than the pool has threads, so that once they run, nothing
+/// queued after them does until they stop; none computes before its turn, so none holds a
+/// thread while waiting for the others to start.
+private final class PoolHog: Sendable {
+    private let stopped = Atomic<Bool>(false)
+
+    init(tasks: Int) {
+        let deadline = ContinuousClock.now + .seconds(2 * defaultDeadlineSeconds)
+        for _ in 0..<tasks {
+            // Detached: on the pool whatever the caller prefers, at the priority a handler's task
+            // gets (each priority has threads of its own).
+            Task.detached { [self] in
+                while !stopped.load(ordering: .acquiring) && ContinuousClock.now < deadline {}
+            }
+        }
+    }
+
+    func stop() { stopped.store(true, ordering: .releasing) }
 }

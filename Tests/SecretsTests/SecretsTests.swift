@@ -22,10 +22,11 @@ import Testing
         #expect(!Self.fast.needsRehash(weak))
     }
 
-    @Test func owaspMinimumMeetsTheFloor() throws {
+    @Test func owaspMinimumMeetsTheFloor() async throws {
         #expect(PasswordHasher.owaspMinimum.operations >= 2)
         #expect(PasswordHasher.owaspMinimum.memoryBytes >= 19 * 1024 * 1024)
-        let hash = try PasswordHasher.owaspMinimum.hash("x")
+        // 19 MiB of Argon2id: not on a thread of Swift's pool, which the whole test process shares.
+        let hash = try await onOwnThread { try PasswordHasher.owaspMinimum.hash("x") }
         #expect(hash.contains("m=19456,t=2,p=1"))
     }
 
