@@ -215,8 +215,8 @@ private final class PoolHog: Sendable {
     init(tasks: Int) {
         let deadline = ContinuousClock.now + .seconds(2 * defaultDeadlineSeconds)
         for _ in 0..<tasks {
-            // Detached: on the pool whatever the caller prefers, at the priority a handler's task
-            // gets (each priority has threads of its own).
+            // Detached: on the pool whatever the caller prefers, and at the priority a handler's
+            // task gets (a task of a higher one was seen to get a thread of its own).
             Task.detached { [self] in
                 while !stopped.load(ordering: .acquiring) && ContinuousClock.now < deadline {}
             }
