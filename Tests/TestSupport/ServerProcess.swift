@@ -112,16 +112,21 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !text.contains("\n") {
             let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                throw DeadlineExceeded("the server to say where it listens (log: \(logPath)); it wrote: \(text)", seconds: seconds)
+            }
             var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let polled = left > .zero ? poll(&ready, 1, Int32(left.components.seconds * 1000 + 1)) : 0
+            // A tenth of a second at a time: a child another test spawns at the same moment may
+            // inherit this pipe and hold it open, so a server that exited is also noticed by its exit.
+            let polled = poll(&ready, 1, Int32(min(100, left.components.seconds * 1000 + 1)))
             if polled < 0 && errno == EINTR { continue }
             guard polled > 0 else {
-                throw DeadlineExceeded("the server to say where it listens (log: \(logPath)); it wrote: \(text)", seconds: seconds)
+                if !process.isRunning { throw exitedBeforeListening(text) }
+                continue
             }
             let data = handle.availableData
             if data.isEmpty {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw TestClientError(description: "server exited before listening: \(text)\(log)")
+                throw exitedBeforeListening(text)
             }
             text += String(decoding: data, as: UTF8.self)
         }
@@ -129,6 +134,11 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
             let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
         else { throw TestClientError(description: "no port in \(text)") }
         return port
+    }
+
+    private func exitedBeforeListening(_ output: String) -> TestClientError {
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return TestClientError(description: "server exited before listening: \(output)\(log)")
     }
 
     /// Moves the server's clock forward (it must run with `--test-hooks`, whose clock stands still).
