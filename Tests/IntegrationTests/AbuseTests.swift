@@ -12,16 +12,6 @@ import Testing
     static let tooManyPasswordChecks = "urn:coordinatord:problem:too-many-password-checks"
     static let tooManySessions = "urn:coordinatord:problem:too-many-sessions"
 
-    /// Waits until `condition` holds; fails with `message` after `seconds` (a bound on a hang,
-    /// never a way to wait for something: the condition is what is waited for).
-    static func waitUntil(_ message: String, seconds: Double = 60, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw TestClientError(description: "timed out waiting: \(message)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     /// Sends `event` from each client at once, each in a task of its own; the tasks.
     static func sendAll(
         _ clients: [SessionClient], _ event: String, _ payload: [String: Any], headers: (Int) -> [String: String]
@@ -70,7 +60,7 @@ import Testing
         let flood = Self.sendAll(flooding, "next", ["password": Journey.password]) { _ in Self.flooder }
         let answered = Counted()
         for task in flood { Task { _ = try? await task.value; answered.add() } }
-        try await Self.waitUntil("every request of the flood queued or answered") {
+        try await waitUntil("every request of the flood queued or answered") {
             Int(try await server.metric("coordinatord_password_queue_depth") ?? 0) + answered.value == 12
         }
         let signIns = Self.sendAll(others, "submit", ["email": "owner@example.com", "password": Journey.password]) {
@@ -78,7 +68,7 @@ import Testing
         }
         let signInsAnswered = Counted()
         for task in signIns { Task { _ = try? await task.value; signInsAnswered.add() } }
-        try await Self.waitUntil("every sign-in queued or answered") {
+        try await waitUntil("every sign-in queued or answered") {
             Int(try await server.metric("coordinatord_password_queue_depth") ?? 0) + answered.value + signInsAnswered.value
                 == 15
         }

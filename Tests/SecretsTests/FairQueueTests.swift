@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Secrets
@@ -6,18 +7,6 @@ import Testing
 /// The hash pool takes waiting jobs in turn by client, so one client's queue does not delay
 /// another's job by more than one of its own.
 @Suite struct FairQueueTests {
-    /// Waits until the pool holds `count` jobs; fails after `seconds` (a bound on a hang).
-    static func waitUntilWaiting(_ pool: PasswordHashPool, _ count: Int, seconds: Double = 60) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while pool.statistics.waiting < count {
-            guard ContinuousClock.now < deadline else {
-                throw PoolWaitTimedOut(description: "the pool never held \(count) jobs (\(pool.statistics.waiting))")
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    struct PoolWaitTimedOut: Error, CustomStringConvertible { let description: String }
 
     /// The clients whose jobs ran, in the order they ran.
     final class RunOrder: Sendable {
@@ -38,7 +27,9 @@ import Testing
                         try await pool.run { order.clients.withLock { $0.append(client) } }
                     }
                 })
-            try await Self.waitUntilWaiting(pool, index + 1)
+            try await waitUntil("the pool to hold \(index + 1) jobs (\(pool.statistics.waiting))") {
+                pool.statistics.waiting >= index + 1
+            }
         }
         pool.resume()
         for task in tasks { try await task.value }
