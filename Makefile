@@ -45,9 +45,10 @@ test: deps test-deps
 	  (cd $$example && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build) || exit 1; \
 	done
 
-## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql")
+## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql" or "--only peer"; the peer, bench/peer, is built here only)
 bench: release
 	@scripts/apt-ensure $(BENCH_PACKAGES)
+	$(SWIFT) build -c release --package-path bench/peer --scratch-path .build/peer
 	python3 bench/run.py $(BENCH_ARGS)
 
 ## install: the release binary (its migrations, web client and OpenAPI document are built into it) and the systemd unit under $(PREFIX)

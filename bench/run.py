@@ -12,7 +12,7 @@ database, beside pgbench's simple-update rate on the same cluster. Options: --se
 (postgresql: SQLite's navigation beside PostgreSQL's); BENCH_CHECKOUT=DIR in the environment
 measures the release build of another checkout, an earlier commit say, with this bench.
 """
-import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, tempfile, threading, time, urllib.request
+import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
@@ -21,6 +21,8 @@ CHECKOUT = os.environ.get("BENCH_CHECKOUT", ROOT)
 SERVER = os.path.join(CHECKOUT, ".build", "release", "coordinatord")
 CORE = os.path.join(CHECKOUT, ".build", "release", "coordinatord-corebench")
 APP = os.path.join(CHECKOUT, ".build", "release", "coordinatord-appbench")
+# The peer (bench/peer): Hummingbird 2 + GRDB 7, what a Swift team would write instead; `make bench` builds it.
+PEER = os.path.join(ROOT, ".build", "peer", "release", "Peer")
 PASSWORD = "correct horse battery staple"
 
 
@@ -32,7 +34,8 @@ def parse():
     parser.add_argument("--cold", type=int, default=1_000_000)
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
-    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql"], help="run one section only")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the peer comparison (medians are printed)")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer"], help="run one section only")
     return parser.parse_args()
 
 
@@ -463,9 +466,88 @@ def main():
 
         # 8. The same navigation on PostgreSQL: one node, three nodes; pgbench as its anchor.
         results["postgresql"] = postgresql(work, options)
+
+        # 9. Beside the peer a Swift team would write, quiet and with a CPU hog.
+        results["peer"] = peer_comparison(work, options)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
+
+
+class Peer:
+    """The Hummingbird 2 + GRDB 7 peer on its own SQLite file, seeded with `count` signed-in sessions."""
+    def __init__(self, work, name, count):
+        database = os.path.join(work, f"peer-{name}.sqlite")
+        self.sessions = os.path.join(work, f"peer-{name}.txt")
+        subprocess.check_call([PEER, "seed", database, str(count), self.sessions])
+        self.port = free_port()
+        self.process = subprocess.Popen([PEER, "serve", str(self.port), database], stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, LOG_LEVEL="error"))
+        self.process.stdout.readline()
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=60)
+
+
+class CPUHog:
+    """One busy process per core at normal priority, as on a production machine that is never idle."""
+    def __init__(self):
+        self.processes = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count())]
+
+    def stop(self):
+        for process in self.processes: process.kill()
+        for process in self.processes: process.wait()
+
+
+def peer_comparison(work, options):
+    """coordinatord and the peer under the same navigation load, alternated `--rounds` times, on a
+    quiet machine and with a CPU hog beside both; medians of the rounds."""
+    server = Server(os.path.join(work, "peer-ours.sqlite"))
+    sessions = os.path.join(work, "peer-ours.txt")
+    post_id, user_id = prepare_sessions(server.base, options.sessions, sessions)
+    peer = Peer(work, "theirs", options.sessions)
+    runs = {key: [] for key in ("ours_quiet", "peer_quiet", "ours_busy", "peer_busy")}
+    try:
+        for _ in range(options.rounds):
+            for condition in ("quiet", "busy"):
+                hog = CPUHog() if condition == "busy" else None
+                try:
+                    runs[f"ours_{condition}"].append(loadgen(
+                        "navigate", server.port, options.connections, options.seconds, 1, sessions, post_id, user_id,
+                        server_pid=server.process.pid))
+                    # The peer's posts are 1...25 by user 1; its sessions start on their timelines.
+                    runs[f"peer_{condition}"].append(loadgen(
+                        "navigate", peer.port, options.connections, options.seconds, 1, peer.sessions, 25, 1,
+                        server_pid=peer.process.pid))
+                finally:
+                    if hog: hog.stop()
+    finally:
+        server.stop()
+        peer.stop()
+    median = lambda values: sorted(values)[len(values) // 2]
+    return {key: {field: median([run[field] for run in values])
+                  for field in ("rps", "p50_ms", "p99_ms", "cpu_user_us", "cpu_sys_us", "non2xx")}
+            for key, values in runs.items()}
+
+
+def print_peer(r, options):
+    print(f"\ncoordinatord beside the peer (Hummingbird 2 + GRDB 7, WAL, synchronous=FULL, one write transaction per "
+          f"event, Codable stack in a row); {options.sessions} sessions, {options.connections} connections, "
+          f"medians of {options.rounds} alternated rounds of {options.seconds} s:")
+    rows = [("condition", "server", "events/s", "p50 ms", "p99 ms", "CPU µs/event", "non-2xx")]
+    for condition in ("quiet", "busy"):
+        for who, label in (("ours", "coordinatord"), ("peer", "peer")):
+            run = r[f"{who}_{condition}"]
+            rows.append((condition if who == "ours" else "", label, f"{run['rps']:,.0f}", f"{run['p50_ms']:.2f}",
+                         f"{run['p99_ms']:.2f}", cpu(run), f"{run['non2xx']:.0f}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows: print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)))
+    for condition in ("quiet", "busy"):
+        ours, theirs = r[f"ours_{condition}"], r[f"peer_{condition}"]
+        print(f"{condition}: events/s ÷ peer's {ours['rps'] / max(1, theirs['rps']):.2f}× (target ≥ 3×); "
+              f"p99 ÷ peer's {ours['p99_ms'] / max(0.001, theirs['p99_ms']):.2f}× (target ≤ 0.5×); "
+              f"CPU per event ÷ peer's {cpu_total(ours) / max(0.001, cpu_total(theirs)):.2f}×")
 
 
 def print_eviction(e):
@@ -540,6 +622,7 @@ def report(r, options):
     print(f"(setup: {r['setup_seconds']:.0f} s to sign in {options.sessions} sessions; seeding {options.cold:,} sessions took {r['seed_seconds']:.0f} s)")
     print_eviction(r["eviction"])
     print_postgresql(r["postgresql"], options)
+    print_peer(r["peer"], options)
 
 
 # --only NAME: what to measure, and how to print it.
@@ -548,6 +631,7 @@ SECTIONS = {
     "cold": (lambda work, options: cold_start(work, options, snapshot_template(work)), print_cold),
     "eviction": (lambda work, options: eviction(work, options, snapshot_template(work)), lambda r, options: print_eviction(r)),
     "postgresql": (postgresql, print_postgresql),
+    "peer": (peer_comparison, print_peer),
 }
 
 
