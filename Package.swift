@@ -29,6 +29,8 @@ let package = Package(
         // The testing product an app adds to its test target: its flows on an in-memory database
         // through the server's own event loop, and its real binary on a free port.
         .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
+        // The client native shells link (iOS, macOS, Linux): Foundation only, none of the server's modules.
+        .library(name: "CoordinatorClient", targets: ["CoordinatorClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -112,6 +114,7 @@ let package = Package(
         .target(
             name: "CoordinatorTesting",
             dependencies: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+        .target(name: "CoordinatorClient"),
         .executableTarget(
             name: "coordinatord",
             dependencies: ["CoordinatorServer", "SampleApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -155,6 +158,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CoordinatorServerTests", dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets"]),
+        .testTarget(name: "CoordinatorClientTests", dependencies: ["CoordinatorClient", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]
