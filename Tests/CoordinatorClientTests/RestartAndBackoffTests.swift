@@ -84,4 +84,37 @@ import Testing
         #expect(impatient.sleeps.recorded.isEmpty)
         try await server.stop()
     }
+
+    /// A full password queue answers `503` with `Retry-After: 1`: the client waits (the wait
+    /// lets the queued sign-in finish) and signs in on the next attempt.
+    @Test func a503WaitsOutItsRetryAfter() async throws {
+        let server = try await ServerProcess.start(
+            arguments: ["--test-hooks", "--max-queued-hashes", "1", "--hash-concurrency", "1"])
+        var owner = try await SessionClient.create(port: server.port)
+        try await Journey.register(&owner, email: "q@example.com", displayName: "Q")
+        try await server.pausePasswordPool(true)
+        var queued = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await queued.send("logIn"))
+        let waiting = Task { [queued] in
+            var client = queued
+            return try await client.send("submit", ["email": "q@example.com", "password": Journey.password])
+        }
+        try await waitUntil("the sign-in queued for the paused pool") {
+            try await server.metric("coordinatord_password_queue_depth") == 1
+        }
+
+        let harness = ClientHarness(port: server.port) { _ in
+            try await server.pausePasswordPool(false)
+            #expect(try await waiting.value("the queued sign-in").status == 200)
+        }
+        try await harness.client.start()
+        try await harness.client.send("logIn")
+        let state = try await harness.client.send(
+            "submit", payload: ["email": "q@example.com", "password": .string(Steps.password)])
+        #expect(state.topScreen?.name == "timeline")
+        #expect(state.user?.displayName == "Q")
+        #expect(harness.sleeps.recorded == [.seconds(1)])
+        #expect(try await server.metric("coordinatord_password_jobs_refused_total") == 1)
+        try await server.stop()
+    }
 }

@@ -48,7 +48,8 @@ import Testing
         let model = ScreenStackModel(state)
         #expect(model.alert == nil)
         let sheet = try #require(model.sheets.first)
-        #expect(sheet.isTop && !(try #require(model.base)).isTop)
+        let base = try #require(model.base)
+        #expect(sheet.isTop && !base.isTop)
         #expect(model.action(poppingTo: 0, in: sheet) == .back)
         #expect(model.action(poppingTo: 1, in: sheet) == nil)  // SwiftUI echoing the path it was given
         #expect(model.action(dismissing: sheet) == .dismiss)
@@ -56,14 +57,14 @@ import Testing
         state.stack.removeLast()
         state.top = ScreenID("s8")
         let tabs = ScreenStackModel(state)
-        let base = try #require(tabs.base)
-        #expect(tabs.sheets.isEmpty && base.isTop)
-        #expect(tabs.action(selecting: "profile", in: base) == .selectTab("profile"))
-        #expect(tabs.action(selecting: "home", in: base) == nil)
-        #expect(tabs.action(selecting: "nowhere", in: base) == nil)
-        #expect(tabs.action(poppingTo: 0, in: base) == .back)
-        #expect(tabs.action(poppingTo: 0, in: base, tab: "profile") == nil)
-        #expect(tabs.action(dismissing: base) == nil)  // the root is never dismissed
+        let root = try #require(tabs.base)
+        #expect(tabs.sheets.isEmpty && root.isTop)
+        #expect(tabs.action(selecting: "profile", in: root) == .selectTab("profile"))
+        #expect(tabs.action(selecting: "home", in: root) == nil)
+        #expect(tabs.action(selecting: "nowhere", in: root) == nil)
+        #expect(tabs.action(poppingTo: 0, in: root) == .back)
+        #expect(tabs.action(poppingTo: 0, in: root, tab: "profile") == nil)
+        #expect(tabs.action(dismissing: root) == nil)  // the root is never dismissed
     }
 
     /// The State decodes from the server's JSON as README shows it, `user` null included.
