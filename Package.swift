@@ -2,9 +2,9 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// Supported: Linux (built and tested on Debian 12 with Swift 6.3). The server uses epoll and
-// TCP_DEFER_ACCEPT (its tests /proc), so none of its products builds for an Apple platform
-// (HTTPServer stops such a build with an #error that says so). `platforms` gives only the Apple
+// Supported: Linux only (built and tested on Debian 12 with Swift 6.3), but for CoordinatorClient.
+// The server uses epoll and TCP_DEFER_ACCEPT (its tests /proc), so none of its products builds for
+// an Apple platform (HTTPServer stops such a build with an #error that says so). `platforms` gives only the Apple
 // deployment minimums, which SwiftPM ignores on Linux: they are for CoordinatorClient, the
 // Foundation-only client for native shells, which builds on Apple platforms too and must not
 // depend on the server's modules.
