@@ -47,8 +47,13 @@ struct LayerView: View {
                 let events = alert.events.filter { !["back", "dismiss", "selectTab"].contains($0) }
                 ForEach(events, id: \.self) { event in
                     let fields = shell.catalog?.event(event, of: alert.name)?.fields ?? []
+                    // An alert takes text fields and buttons only, written out here.
                     ForEach(fields, id: \.name) { field in
-                        SecureOrPlainField(field: field, text: $alertFields[field.name, default: ""])
+                        if field.type == "password" {
+                            SecureField(field.name, text: $alertFields[field.name, default: ""])
+                        } else {
+                            TextField(field.name, text: $alertFields[field.name, default: ""])
+                        }
                     }
                     Button(event) { shell.send(event, payload: Payload.make(fields, alertFields), from: alert.id) }
                 }
