@@ -80,6 +80,8 @@ import Testing
         harness.transport.loseNextAnswers(3)
         await #expect(throws: CoordinatorClientError.self) { try await client.send("logIn") }
         #expect(harness.transport.lost.count == 3)
+        // Waits between attempts double from the policy's first one.
+        #expect(harness.sleeps.recorded == [.milliseconds(200), .milliseconds(400)])
         #expect(await client.state == start)  // nothing adopted that was not received
         let stored = try await client.refresh()
         #expect(stored.version == start.version + 1)

@@ -63,4 +63,26 @@ import Testing
         #expect(laptop.transport.sent.last?.header("Device-Token") == laptopDevice)
         try await server.stop()
     }
+
+    /// Ending the session deletes it on the server: its token is dead, the client holds no
+    /// State and no session (the device token stays), and `start()` begins a new one.
+    @Test func endingTheSessionKillsItsToken() async throws {
+        let server = try await ServerProcess.start()
+        let harness = ClientHarness(port: server.port)
+        try await harness.client.start()
+        try await Steps.register(harness.client, email: "end@example.com")
+        let ended = try #require(await harness.client.credentials.session)
+        let device = await harness.client.credentials.deviceToken
+
+        try await harness.client.endSession()
+        #expect(harness.transport.sent.last?.method == "DELETE")
+        #expect(await harness.client.state == nil)
+        #expect(await harness.store.load() == Credentials(session: nil, deviceToken: device))
+        let read = try await TestHTTP.request(
+            port: server.port, "GET", "/v1/sessions/\(ended.id)", headers: ["Authorization": "Bearer \(ended.token)"])
+        #expect(read.status == 401)
+        let fresh = try await harness.client.start()
+        #expect(fresh.id != ended.id && fresh.topScreen?.name == "firstRun")
+        try await server.stop()
+    }
 }
