@@ -77,6 +77,16 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
         public static let storageUnavailable = Kind(name: "storage-unavailable")
         public static let passwordQueueFull = Kind(name: "password-queue-full")
         public static let shuttingDown = Kind(name: "shutting-down")
+
+        /// Every kind above: those the server sends today.
+        public static let known: [Kind] = [
+            .malformedRequest, .invalidBody, .invalidHeader, .unauthorized, .noSuchRoute, .sessionNotFound,
+            .methodNotAllowed, .staleScreen, .idempotencyKeyInFlight, .lengthRequired, .versionMismatch,
+            .contentTooLarge, .unsupportedMediaType, .undeclaredEvent, .invalidPayload, .unhandledEvent, .sessionLimit,
+            .idempotencyKeyReused, .invalidPlatform, .throttled, .tooManyPasswordChecks, .tooManySessions,
+            .internalError, .statementFailed, .unsupportedTransferCoding, .storageUnavailable, .passwordQueueFull,
+            .shuttingDown,
+        ]
     }
 
     /// The session is gone for this client: its token is dead (`401`: signed out elsewhere, a
