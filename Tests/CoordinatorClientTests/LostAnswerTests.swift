@@ -7,8 +7,8 @@ import Testing
 /// is asked for again with the same `Idempotency-Key`: the server answers with the first answer
 /// and applies nothing twice.
 @Suite struct LostAnswerTests {
-    @Test func aLostAnswerIsRetriedWithTheSameKeyAndAppliedOnce() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func aLostAnswerIsRetriedWithTheSameKeyAndAppliedOnce(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         let harness = ClientHarness(port: server.port)
         let client = harness.client
         try await client.start()
@@ -44,8 +44,8 @@ import Testing
 
     /// The lost answer of a sign-in carried the rotated token; the retry (with the old token,
     /// which the server accepts only to replay that very request) brings it back.
-    @Test func aLostSignInAnswerStillDeliversTheRotatedToken() async throws {
-        let server = try await ServerProcess.start()
+    @Test(arguments: Backend.allCases) func aLostSignInAnswerStillDeliversTheRotatedToken(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         let harness = ClientHarness(port: server.port)
         let client = harness.client
         try await client.start()

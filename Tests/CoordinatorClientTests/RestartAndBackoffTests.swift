@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The server goes away mid-journey and comes back on the same SQLite file and port; the client
+/// The server goes away mid-journey and comes back on the same database and port; the client
 /// rides it out by itself, and a `429` waits out its `Retry-After` (on the server's test clock,
 /// so no test waits for real time).
 @Suite struct RestartAndBackoffTests {
@@ -27,8 +27,8 @@ import Testing
         }
     }
 
-    @Test func aServerRestartMidJourneyIsRiddenOut() async throws {
-        let databasePath = ServerProcess.temporaryDatabasePath()
+    @Test(arguments: Backend.allCases) func aServerRestartMidJourneyIsRiddenOut(backend: Backend) async throws {
+        let databasePath = try await backend.newDatabase()
         let first = try await ServerProcess.start(databasePath: databasePath)
         let restarter = Restarter(databasePath: databasePath, port: first.port)
         // The client's first wait is when the server is down: the test brings it back then.
