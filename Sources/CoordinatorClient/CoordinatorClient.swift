@@ -92,8 +92,9 @@ public actor CoordinatorClient {
 
     // MARK: One call at a time
 
-    /// Runs `body` after every call before it has finished.
-    func serialized<T>(_ body: () async throws -> T) async rethrows -> T {
+    /// Runs `body` after every call before it has finished; a call cancelled while it waited
+    /// for its turn sends nothing.
+    func serialized<T>(_ body: () async throws -> T) async throws -> T {
         if busy {
             await withCheckedContinuation { waiters.append($0) }
         } else {
@@ -101,6 +102,7 @@ public actor CoordinatorClient {
         }
         // Hands the turn to the next waiter, or frees it.
         defer { if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() } }
+        try Task.checkCancellation()
         return try await body()
     }
 
