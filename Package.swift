@@ -2,12 +2,12 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// Supported: Linux only (built and tested on Debian 12 with Swift 6.3). The server uses epoll and
-// TCP_DEFER_ACCEPT (its tests /proc), so no product of this package builds for an Apple platform today
-// (HTTPServer stops such a build with an #error that says so). `platforms` gives only the Apple
-// deployment minimums, which SwiftPM ignores on Linux: they are for Apple-platform products this
-// package may add (a Foundation-only CoordinatorClient for native shells), which must not depend
-// on the server's modules.
+// Supported: Linux only (built and tested on Debian 12 with Swift 6.3), but for CoordinatorClient.
+// The server uses epoll and TCP_DEFER_ACCEPT (its tests /proc), so none of its products builds for
+// an Apple platform (HTTPServer stops such a build with an #error that says so). `platforms` gives only the Apple
+// deployment minimums, which SwiftPM ignores on Linux: they are for CoordinatorClient, the
+// Foundation-only client for native shells, which builds on Apple platforms too and must not
+// depend on the server's modules.
 let package = Package(
     name: "coordinatord",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -29,6 +29,8 @@ let package = Package(
         // The testing product an app adds to its test target: its flows on an in-memory database
         // through the server's own event loop, and its real binary on a free port.
         .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
+        // The client native shells link (iOS, macOS, Linux): Foundation only, none of the server's modules.
+        .library(name: "CoordinatorClient", targets: ["CoordinatorClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -112,6 +114,7 @@ let package = Package(
         .target(
             name: "CoordinatorTesting",
             dependencies: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+        .target(name: "CoordinatorClient"),
         .executableTarget(
             name: "coordinatord",
             dependencies: ["CoordinatorServer", "SampleApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -155,6 +158,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CoordinatorServerTests", dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets"]),
+        .testTarget(name: "CoordinatorClientTests", dependencies: ["CoordinatorClient", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]

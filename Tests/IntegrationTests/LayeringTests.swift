@@ -91,4 +91,12 @@ import Testing
             contentsOf: Self.repository.appendingPathComponent("Sources/HTTPServer/LinuxOnly.swift"), encoding: .utf8)
         #expect(guardFile.contains("#if !os(Linux)\n#error("))
     }
+
+    /// The client for native shells builds on Apple platforms too: Foundation alone, none of the
+    /// server's modules (DESIGN §2).
+    @Test func theClientUsesFoundationOnly() async throws {
+        let manifest = try await Self.manifestDependencies()
+        #expect(manifest["CoordinatorClient"] == [])
+        #expect(try Self.imports(of: "CoordinatorClient") == ["Foundation", "FoundationNetworking"])
+    }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+extension CoordinatorClient {
+    /// Resumes the session the store holds, or creates one when there is none or it has ended
+    /// (its token is dead, it expired). Returns the State to show.
+    @discardableResult
+    public func start() async throws -> State {
+        try await serialized {
+            credentials = try await store.load()
+            if let session = credentials.session {
+                do {
+                    return try await read(session)
+                } catch let problem as CoordinatorProblem where problem.endsSession {
+                    await forgetSession()
+                }
+            }
+            return try await create()
+        }
+    }
+
+    /// Reads the session's State again (after the app comes back to the foreground, say).
+    @discardableResult
+    public func refresh() async throws -> State {
+        try await serialized {
+            guard let session = credentials.session else { throw CoordinatorClientError.noSession }
+            do {
+                return try await read(session)
+            } catch let problem as CoordinatorProblem where problem.endsSession {
+                await forgetSession()
+                throw problem
+            }
+        }
+    }
+
+    /// Deletes the session on the server; its token is dead afterwards and `state` is nil.
+    public func endSession() async throws {
+        try await serialized {
+            guard let session = credentials.session else { return }
+            let request = HTTPRequest(method: "DELETE", url: url("/v1/sessions/\(session.id)"), headers: headers(session))
+            do {
+                _ = try await exchange(request)
+            } catch let problem as CoordinatorProblem where problem.endsSession {
+                // Already gone: what was asked is done.
+            }
+            await forgetSession()
+            state = nil
+        }
+    }
+
+    private func read(_ session: SessionCredentials) async throws -> State {
+        let response = try await exchange(
+            HTTPRequest(method: "GET", url: url("/v1/sessions/\(session.id)"), headers: headers(session)))
+        adopt(try Self.decodeState(response))
+        return state!
+    }
+
+    /// Creates a session. A lost answer is retried too: the session it may have made is never
+    /// used, and the server soon expires a session that had no event.
+    private func create() async throws -> State {
+        let body = try JSONEncoder().encode(["platform": configuration.platform.rawValue])
+        let response = try await exchange(
+            HTTPRequest(
+                method: "POST", url: url("/v1/sessions"),
+                headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body))
+        struct Created: Decodable {
+            var token: String
+            var session: State
+        }
+        guard let created = try? JSONDecoder().decode(Created.self, from: response.body) else {
+            throw CoordinatorClientError.unexpectedAnswer(
+                status: response.status, body: String(decoding: response.body.prefix(200), as: UTF8.self))
+        }
+        var credentials = self.credentials
+        credentials.session = SessionCredentials(id: created.session.id, token: created.token)
+        try await keep(credentials)
+        adopt(created.session)
+        return created.session
+    }
+}
