@@ -27,6 +27,19 @@ wait = WebDriverWait(driver, 10)
 errors = []
 
 
+def phone():
+    """A 390x844 viewport, as a phone's (Chromium's window cannot be narrower than 500)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+
+
+def desktop():
+    """A 1280x800 viewport."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+
+
+phone()
+
+
 def top(name):
     """Waits until the top screen is `name` and no request is in flight."""
     wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{name}"]')))
@@ -47,9 +60,9 @@ def top_element():
 
 def shot(name):
     driver.save_screenshot(os.path.join(OUT, f"shop-{name}-phone.png"))
-    driver.set_window_size(1280, 800)
+    desktop()
     driver.save_screenshot(os.path.join(OUT, f"shop-{name}-desktop.png"))
-    driver.set_window_size(390, 844)
+    phone()
 
 
 try:
