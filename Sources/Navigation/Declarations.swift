@@ -64,8 +64,26 @@ public struct FieldDeclaration: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, type, optional, text, members
-        case itemStorage = "items"
+        case name, type, optional, text, members, items
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            try container.decode(String.self, forKey: .name), try container.decode(FieldType.self, forKey: .type),
+            optional: try container.decode(Bool.self, forKey: .optional), text: try container.decode(TextRule.self, forKey: .text),
+            members: try container.decodeIfPresent([FieldDeclaration].self, forKey: .members),
+            items: try container.decodeIfPresent(FieldDeclaration.self, forKey: .items))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(optional, forKey: .optional)
+        try container.encode(text, forKey: .text)
+        try container.encodeIfPresent(members, forKey: .members)
+        try container.encodeIfPresent(items, forKey: .items)
     }
 
     /// A free-text string field.
