@@ -12,9 +12,9 @@ const STORE_KEY = "coordinatord.session";
 const DEVICE_KEY = "coordinatord.deviceToken";
 const app = document.getElementById("app");
 const message = document.getElementById("message");
-const status = document.getElementById("status");
+const brand = document.getElementById("brand");
 
-let catalog = {};          // screen name → {props, events: {name → fields}, presentation}
+let catalog = {};          // screen name → {props, events: {name → fields}, presentation (with labels and types by field)}
 let session = null;        // {id, token}
 let state = null;          // the last State
 let busy = false;          // a request is in flight: buttons are disabled
@@ -39,12 +39,27 @@ function save() { sessionStorage.setItem(STORE_KEY, JSON.stringify(session)); }
 
 async function start() {
   const answer = await call("GET", "/v1/screens");
+  // The app's own name, not the server's, in the title bar and the browser tab.
+  const name = answer.json.app && answer.json.app.name;
+  if (name) { brand.textContent = name; document.title = name; }
   for (const screen of answer.json.screens) {
     const presentation = Object.assign({ fields: {}, events: {}, itemActions: [] }, screen.presentation || {});
     // A date-time prop shows in the reader's local time unless the app says how to show it.
     for (const prop of screen.props) {
       if (prop.type === "date-time") presentation.fields[prop.name] = Object.assign({ display: "timestamp" }, presentation.fields[prop.name]);
     }
+    // What a screen reader says for each field and event, resolved by the server (never empty).
+    const labels = {}, types = {};
+    const collect = field => {
+      if (field.name && field.accessibilityLabel) labels[field.name] = field.accessibilityLabel;
+      if (field.name) types[field.name] = field.type;
+      (field.fields || []).forEach(collect);
+      if (field.items) collect(field.items);
+    };
+    screen.props.forEach(collect);
+    screen.events.forEach(event => { labels["event:" + event.name] = event.accessibilityLabel; event.fields.forEach(collect); });
+    presentation.labels = labels;
+    presentation.types = types;
     catalog[screen.name] = {
       props: screen.props, events: Object.fromEntries(screen.events.map(e => [e.name, e.fields])), presentation,
     };
@@ -107,7 +122,7 @@ function hideMessage() { message.hidden = true; message.textContent = ""; }
 
 function setBusy(value) {
   busy = value;
-  status.textContent = value ? "…" : (state ? "v" + state.version : "");
+  app.setAttribute("aria-busy", String(value));
   for (const control of document.querySelectorAll("button, input, textarea")) control.disabled = value;
 }
 
@@ -137,7 +152,7 @@ function show(next) {
   state = next;
   render();
   syncHistory(previousDepth);
-  status.textContent = "v" + state.version;
+  app.setAttribute("aria-busy", String(busy));
 }
 
 function visibleScreens(layer) {
@@ -173,7 +188,7 @@ function renderLayer(layer, isTop) {
   const container = el("section", { class: "layer", "data-layer": layer.presentation });
   const screens = visibleScreens(layer);
   const screen = screens[screens.length - 1];
-  if (screen) container.append(renderScreen(screen, screens, layer));
+  // The tab bar comes first: at the top on a desktop, fixed to the bottom on a phone (style.css).
   if (layer.tabs) {
     const bar = el("nav", { class: "tabbar", role: "tablist" });
     for (const tab of layer.tabs) {
@@ -186,11 +201,12 @@ function renderLayer(layer, isTop) {
     }
     container.append(bar);
   }
+  if (screen) container.append(renderScreen(screen, screens, layer));
   return container;
 }
 
 function definitionOf(name) {
-  return catalog[name] || { props: [], events: {}, presentation: { fields: {}, events: {}, itemActions: [] } };
+  return catalog[name] || { props: [], events: {}, presentation: { fields: {}, events: {}, itemActions: [], labels: {}, types: {} } };
 }
 
 function titleOf(name) { return definitionOf(name).presentation.title || humanize(name); }
@@ -206,7 +222,10 @@ function renderScreen(screen, stack, layer) {
   const nav = el("div", { class: "nav" });
   if (screen.events.includes("back")) nav.append(button("‹ Back", "back", {}, "secondary"));
   nav.append(el("h1", {}, titleOf(screen.name)));
-  if (screen.events.includes("dismiss")) nav.append(button("✕", "dismiss", {}, "secondary close", "Close"));
+  // A sheet closes with its cross; an alert only through its own choices.
+  if (screen.events.includes("dismiss") && layer.presentation !== "alert") {
+    nav.append(button("✕", "dismiss", {}, "secondary close", "Close"));
+  }
   card.append(nav);
 
   const props = screen.props || {};
@@ -218,7 +237,8 @@ function renderScreen(screen, stack, layer) {
     ? screen.events.flatMap(event => (definition.events[event] || []).map(field => field.name)) : []);
   const order = definition.props.map(p => p.name).concat(Object.keys(props).filter(k => !definition.props.some(p => p.name === k)));
   for (const name of order) {
-    if (name === "error" || !(name in props) || displayOf(look, name) === "hidden") continue;
+    // An optional prop that is null is left out, not shown as an empty value.
+    if (name === "error" || props[name] === null || props[name] === undefined || displayOf(look, name) === "hidden") continue;
     if (prefilled.has(name) && (props[name] === null || typeof props[name] !== "object")) continue;
     card.append(renderProp(name, props[name], look, isTop));
   }
@@ -232,7 +252,9 @@ function renderScreen(screen, stack, layer) {
     else forms.push(renderForm(event, fields, props, look));
   }
   for (const form of forms) card.append(form);
-  if (actions.children.length) card.append(actions);
+  // One form: the screen's other choices (cancel, …) sit beside its submit button.
+  if (forms.length === 1 && actions.children.length) forms[0].querySelector(".form-actions").append(...actions.children);
+  else if (actions.children.length) card.append(actions);
   return card;
 }
 
@@ -243,6 +265,12 @@ function labelOf(look, name) {
   return label === undefined ? humanize(name) : label;
 }
 
+// What a screen reader says for a field: never empty, even where no label is shown.
+function spokenLabelOf(look, name) {
+  const field = look.fields[name] || {};
+  return field.accessibilityLabel || labelOf(look, name) || (look.labels || {})[name] || humanize(name);
+}
+
 // A list prop as items, an object prop as its members, a scalar as label and value; shown as
 // the screen's presentation says, and with the events its item actions declare.
 function renderProp(name, value, look, isTop) {
@@ -250,12 +278,13 @@ function renderProp(name, value, look, isTop) {
   const label = labelOf(look, name);
   if (Array.isArray(value)) {
     if (label) wrapper.append(el("div", { class: "label" }, label));
-    const list = el("ul", { class: "items" });
-    for (const item of value) list.append(el("li", {}, renderItem(item, name, look, isTop)));
-    if (!value.length) list.append(el("li", { class: "meta" }, "Nothing yet."));
+    const list = el("ul", { class: "items", "aria-label": spokenLabelOf(look, name) });
+    for (const item of value) list.append(renderItem(item, name, look, isTop));
+    if (!value.length) list.append(el("li", { class: "row empty" }, "Nothing yet."));
     wrapper.append(list);
   } else if (value && typeof value === "object") {
     if (label) wrapper.append(el("div", { class: "label" }, label));
+    else wrapper.setAttribute("aria-label", spokenLabelOf(look, name));
     wrapper.append(renderMembers(value, name, look, isTop));
   } else {
     wrapper.append(renderScalar(name, value, look, label));
@@ -263,18 +292,34 @@ function renderProp(name, value, look, isTop) {
   return wrapper;
 }
 
+// A list item. One whose action opens something is a row tapped as a whole (a button holding its
+// title and subtitle, stretched over the row, so the keyboard reaches it too); an action that
+// removes or destroys stays a button of its own, labelled, so that no tap on a row destroys anything.
 function renderItem(item, path, look, isTop) {
-  if (!item || typeof item !== "object") return el("span", {}, format(path, item, look));
+  const row = el("li", { class: "row" });
+  if (!item || typeof item !== "object") { row.append(el("span", {}, format(path, item, look))); return row; }
   const action = look.itemActions.find(a => a.path === path);
-  const box = el("div", { class: "item" });
-  if (action && action.title) box.append(el("div", { class: "item-text" }, format(action.title, item[action.title], look)));
-  if (action && action.subtitle) box.append(el("div", { class: "meta" }, format(action.subtitle, item[action.subtitle], look)));
-  const shown = new Set(action ? [action.title, action.subtitle, action.key] : []);
-  box.append(renderMembers(item, path, look, isTop, shown));
-  if (action && isTop && item[action.key] !== undefined) {
-    box.append(eventButton(look, action.event, { [action.field]: item[action.key] }, "secondary"));
+  const opens = action && isTop && item[action.key] !== undefined && item[action.key] !== null;
+  const role = action ? (look.events[action.event] || {}).role : undefined;
+  const heading = el("div", { class: "item" });
+  if (action && action.title) heading.append(el("div", { class: "item-text" }, format(action.title, item[action.title], look)));
+  if (action && action.subtitle && item[action.subtitle] != null) {
+    heading.append(el("div", { class: "meta" }, format(action.subtitle, item[action.subtitle], look)));
   }
-  return box;
+  if (opens && role !== "destructive" && heading.children.length) {
+    const tap = button("", action.event, { [action.field]: item[action.key] }, "row-main");
+    tap.replaceChildren(heading);
+    row.classList.add("tappable");
+    row.append(tap);
+  } else if (heading.children.length) {
+    row.append(heading);
+  }
+  const shown = new Set(action ? [action.title, action.subtitle, action.key] : []);
+  row.append(renderMembers(item, path, look, isTop, shown));
+  if (opens && (role === "destructive" || !heading.children.length)) {
+    row.append(eventButton(look, action.event, { [action.field]: item[action.key] }, role === "destructive" ? "destructive small" : "secondary small"));
+  }
+  return row;
 }
 
 // The members of an object: nested objects with an action become links (an author opens their
@@ -286,6 +331,7 @@ function renderMembers(value, path, look, isTop, skip) {
     (displayOf(look, b) === "heading") - (displayOf(look, a) === "heading"));
   for (const [key, member] of entries) {
     if (key === "id" || (skip && skip.has(key)) || displayOf(look, key) === "hidden") continue;
+    if (member === null || member === undefined) continue;
     if (member && typeof member === "object" && !Array.isArray(member)) {
       const action = look.itemActions.find(a => a.path === path + "." + key);
       const title = action && action.title ? member[action.title] : (member.displayName || member.name || "");
@@ -293,8 +339,11 @@ function renderMembers(value, path, look, isTop, skip) {
         const link = eventButton(look, action.event, { [action.field]: member[action.key] }, "link");
         link.textContent = String(title);
         box.append(el("div", { class: "meta" }, labelOf(look, key) ? labelOf(look, key) + ": " : "", link));
+      } else if (labelOf(look, key)) {
+        box.append(el("div", { class: "meta" }, labelOf(look, key) + ": " + String(title)));
       } else {
-        box.append(el("div", { class: "meta" }, (labelOf(look, key) ? labelOf(look, key) + ": " : "") + String(title)));
+        // Unlabelled: the object is what the row is about (a cart line's product).
+        box.append(el("div", { class: "item-text", "aria-label": spokenLabelOf(look, key) + ": " + String(title) }, String(title)));
       }
     } else if (Array.isArray(member)) {
       box.append(el("div", { class: "meta" }, labelOf(look, key) + ": " + member.length));
@@ -310,13 +359,30 @@ function renderScalar(name, value, look, label) {
   if (display === "heading") return el("div", { class: "heading", "data-field": name }, format(name, value, look));
   const row = el("div", { class: "field", "data-field": name });
   if (label) row.append(el("span", { class: "label" }, label));
-  row.append(el("span", { class: "value" }, format(name, value, look)));
+  const url = webAddress(value);
+  if (display === "image" && url) {
+    row.classList.add("image");
+    row.append(el("img", { src: url, alt: spokenLabelOf(look, name), loading: "lazy" }));
+  } else if ((display === "link" || (look.types || {})[name] === "url") && url) {
+    row.append(el("a", { href: url, rel: "noopener noreferrer", target: "_blank" }, url));
+  } else {
+    row.append(el("span", { class: "value" }, format(name, value, look)));
+  }
   return row;
 }
 
-// A value as a reader wants it: instants in their local date and time, nothing as a dash.
+// An http or https address, or null: a prop never becomes a `javascript:` link.
+function webAddress(value) {
+  if (typeof value !== "string") return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch (_) { return null; }
+}
+
+// A value as a reader wants it: instants in their local date and time.
 function format(name, value, look) {
-  if (value === null || value === undefined) return "—";
+  if (value === null || value === undefined) return "";
   if (displayOf(look, name) === "timestamp") {
     const date = new Date(value);
     if (!isNaN(date)) return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -324,28 +390,46 @@ function format(name, value, look) {
   return String(value);
 }
 
+// HTML input types and keyboards for the catalog's input kinds.
+const INPUT_TYPES = { password: "password", email: "email", number: "number", url: "url", tel: "tel", "date-time": "datetime-local" };
+const INPUT_MODES = { email: "email", number: "decimal", url: "url", tel: "tel" };
+
 function renderForm(event, fields, props, look) {
-  // The server validates (its answer shows as the screen's error); the browser only offers the input kind.
+  // The server validates (its answer shows as the screen's error); the browser offers the input
+  // kind, what the platform may fill in (autofill), and the declared length as a hint.
   const form = el("form", { class: "event", "data-event": event, novalidate: "" });
   for (const field of fields) {
-    const kind = (look.fields[field.name] || {}).input || defaultInput(field);
+    const hints = look.fields[field.name] || {};
+    const kind = hints.input || defaultInput(field);
     const input = kind === "multiline"
-      ? el("textarea", { name: field.name, rows: "3" })
-      : el("input", {
-          name: field.name,
-          type: { password: "password", email: "email", number: "number", "date-time": "datetime-local" }[kind] ||
-            inputType(field.type),
-          autocomplete: kind === "password" ? "current-password" : (kind === "email" ? "email" : "on"),
-        });
+      ? el("textarea", { name: field.name, rows: "4" })
+      : el("input", { name: field.name, type: INPUT_TYPES[kind] || inputType(field.type) });
+    input.setAttribute("autocomplete", hints.autofill || defaultAutofill(kind));
+    if (INPUT_MODES[kind]) input.setAttribute("inputmode", INPUT_MODES[kind]);
+    if (["email", "url", "password"].includes(kind) || ["username", "email", "one-time-code"].includes(hints.autofill)) {
+      input.setAttribute("autocapitalize", "off");
+      input.setAttribute("spellcheck", "false");
+    }
+    if (hints.maxLength !== undefined) input.setAttribute("maxlength", String(hints.maxLength));
+    if (hints.minLength !== undefined) input.setAttribute("minlength", String(hints.minLength));
+    if (hints.pattern !== undefined) input.setAttribute("pattern", hints.pattern);
     if (field.type === "number") input.step = "any";
     const prefill = props[field.name];
     if (field.type === "date-time" && typeof prefill === "string") input.value = localDateTime(prefill);
     else if (kind !== "password" && typeof prefill === "string") input.value = prefill;
     if (!field.optional && field.type !== "boolean") input.required = true;
-    form.append(el("label", {}, labelOf(look, field.name), input));
+    const label = el("label", {}, el("span", { class: "label-text" }, labelOf(look, field.name) || spokenLabelOf(look, field.name)), input);
+    const rule = lengthHint(hints);
+    if (rule) {
+      const id = "hint-" + event + "-" + field.name;
+      label.append(el("span", { class: "hint", id }, rule));
+      input.setAttribute("aria-describedby", id);
+    }
+    form.append(label);
   }
   const presentation = look.events[event] || {};
-  form.append(el("button", { type: "submit", class: presentation.role || "primary" }, presentation.label || humanize(event)));
+  const submit = el("button", { type: "submit", class: presentation.role || "primary" }, presentation.label || humanize(event));
+  form.append(el("div", { class: "form-actions" }, submit));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const payload = {};
@@ -362,8 +446,21 @@ function renderForm(event, fields, props, look) {
   return form;
 }
 
+// "15 to 128 characters", "Up to 500 characters", "At least 2 characters".
+function lengthHint(hints) {
+  const min = hints.minLength, max = hints.maxLength;
+  if (min > 1 && max !== undefined) return min + " to " + max + " characters";
+  if (max !== undefined) return "Up to " + max + " characters";
+  if (min > 1) return "At least " + min + " characters";
+  return "";
+}
+
+function defaultAutofill(kind) {
+  return { password: "current-password", email: "email", url: "url", tel: "tel" }[kind] || "on";
+}
+
 function defaultInput(field) {
-  return { password: "password", integer: "number", number: "number", "date-time": "date-time" }[field.type] || "text";
+  return { password: "password", integer: "number", number: "number", "date-time": "date-time", url: "url" }[field.type] || "text";
 }
 
 // Dates travel as RFC 3339 instants in UTC ("2026-11-23T13:46:40Z"); a date-time input shows and
@@ -384,11 +481,13 @@ function localDateTime(text) {
 // An event's button, labelled and styled by its declared role (primary, secondary, cancel, destructive).
 function eventButton(look, event, payload, kind) {
   const presentation = look.events[event] || {};
-  return button(presentation.label || humanize(event), event, payload, kind || presentation.role || "secondary");
+  const label = presentation.label || humanize(event);
+  const spoken = (look.labels || {})["event:" + event];
+  return button(label, event, payload, kind || presentation.role || "secondary", spoken !== label ? spoken : undefined);
 }
 
 function inputType(type) {
-  return { password: "password", integer: "number", number: "number", "date-time": "datetime-local", boolean: "checkbox" }[type] ||
+  return { password: "password", integer: "number", number: "number", "date-time": "datetime-local", boolean: "checkbox", url: "url" }[type] ||
     "text";
 }
 

@@ -11,6 +11,8 @@ public enum FieldType: String, Sendable, Codable {
     case boolean
     case object
     case array
+    /// An absolute URL (a `URL`): a link, or an image the client loads.
+    case url
 }
 
 /// Which characters a string field accepts.
@@ -34,13 +36,54 @@ public struct FieldDeclaration: Sendable, Hashable, Codable {
     public let optional: Bool
     /// For strings: which characters the field accepts.
     public let text: TextRule
+    /// For objects: their members, when the type tells them (nil for a dictionary or free-form JSON).
+    public let members: [FieldDeclaration]?
+    /// For lists: what each item is, when the type tells it. (A one-element array: a struct
+    /// cannot hold an optional of itself.)
+    private let itemStorage: [FieldDeclaration]
 
-    /// A field `name` of `type`.
-    public init(_ name: String, _ type: FieldType, optional: Bool = false, text: TextRule? = nil) {
+    /// For lists: what each item is (its name is empty), when the type tells it.
+    public var items: FieldDeclaration? { itemStorage.first }
+
+    /// A field `name` of `type`; an object's `members` and a list's `items` when known.
+    public init(
+        _ name: String, _ type: FieldType, optional: Bool = false, text: TextRule? = nil,
+        members: [FieldDeclaration]? = nil, items: FieldDeclaration? = nil
+    ) {
         self.name = name
         self.type = type
         self.optional = optional
         self.text = text ?? (type == .password ? .secret : .text)
+        self.members = type == .object ? members : nil
+        self.itemStorage = type == .array ? items.map { [$0] } ?? [] : []
+    }
+
+    /// This field under another name, or optional.
+    func named(_ name: String, optional: Bool) -> Self {
+        Self(name, type, optional: optional, text: text, members: members, items: items)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, type, optional, text, members, items
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            try container.decode(String.self, forKey: .name), try container.decode(FieldType.self, forKey: .type),
+            optional: try container.decode(Bool.self, forKey: .optional), text: try container.decode(TextRule.self, forKey: .text),
+            members: try container.decodeIfPresent([FieldDeclaration].self, forKey: .members),
+            items: try container.decodeIfPresent(FieldDeclaration.self, forKey: .items))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(optional, forKey: .optional)
+        try container.encode(text, forKey: .text)
+        try container.encodeIfPresent(members, forKey: .members)
+        try container.encodeIfPresent(items, forKey: .items)
     }
 
     /// A free-text string field.
@@ -65,6 +108,8 @@ public struct FieldDeclaration: Sendable, Hashable, Codable {
     public static func object(_ name: String, optional: Bool = false) -> Self { Self(name, .object, optional: optional) }
     /// An array field.
     public static func array(_ name: String) -> Self { Self(name, .array) }
+    /// A URL field.
+    public static func url(_ name: String, optional: Bool = false) -> Self { Self(name, .url, optional: optional) }
 }
 
 /// An output a screen declares: its name and the fields of its payload.

@@ -7,6 +7,8 @@ public struct NavigationApp: Sendable {
     public typealias UserCheck = @Sendable (SessionUser, Environment) throws -> Bool
 
     package let screens: [String: ScreenDefinition]
+    /// The app's name as its users know it ("Chirp"): clients show it in their title bar.
+    public let displayName: String?
     /// The coordinator types snapshots may name.
     public let registry: CoordinatorRegistry
     /// How large one session's tree may grow.
@@ -25,10 +27,16 @@ public struct NavigationApp: Sendable {
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator);
     ///     its `start` picks the first flow from the session (signed in or not, platform).
     package init(
-        screens: [ScreenDefinition], coordinators: [any Coordinator.Type], limits: NavigationLimits = NavigationLimits(),
-        userExists: UserCheck? = nil, root: @escaping @Sendable (Platform) -> any Coordinator
+        displayName: String? = nil, screens: [ScreenDefinition], coordinators: [any Coordinator.Type],
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil,
+        root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
-        self.problems = Self.problems(screens: screens, coordinators: coordinators)
+        var problems = Self.problems(screens: screens, coordinators: coordinators)
+        if let displayName, !ScreenDefinition.isSaid(displayName) {
+            problems.insert("the app's display name is empty; leave it out or name the app", at: 0)
+        }
+        self.problems = problems
+        self.displayName = displayName
         self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.registry = CoordinatorRegistry(coordinators)
         self.limits = limits
@@ -37,6 +45,7 @@ public struct NavigationApp: Sendable {
     }
 
     /// - Parameters:
+    ///   - displayName: the app's name as its users know it, shown by clients in their title bar.
     ///   - screens: every screen type a coordinator may show; the catalog comes from their types.
     ///     Showing a type not listed here fails that flow; two types with one name are a `problem`.
     ///   - coordinators: every coordinator type, so that snapshots can name them. Starting a type
@@ -45,13 +54,14 @@ public struct NavigationApp: Sendable {
     ///   - userExists: checks the signed-in user against the app's store before each event.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator).
     public init(
-        screens: [any ScreenType.Type], coordinators: [any Coordinator.Type], limits: NavigationLimits = NavigationLimits(),
-        userExists: UserCheck? = nil, root: @escaping @Sendable (Platform) -> any Coordinator
+        displayName: String? = nil, screens: [any ScreenType.Type], coordinators: [any Coordinator.Type],
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil,
+        root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
         func definition<S: ScreenType>(_ screen: S.Type) -> ScreenDefinition { S.definition }
         self.init(
-            screens: screens.map { definition($0) }, coordinators: coordinators, limits: limits, userExists: userExists,
-            root: root)
+            displayName: displayName, screens: screens.map { definition($0) }, coordinators: coordinators, limits: limits,
+            userExists: userExists, root: root)
     }
 
     /// A new session's tree: the root coordinator started for `platform` and `user`.

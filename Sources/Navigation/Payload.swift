@@ -69,6 +69,7 @@ public struct Payload: Sendable, Hashable {
         case (.integer, _): value.intValue != nil
         case (.number, .int), (.number, .double): true
         case (.dateTime, .string(let text)): RFC3339.date(from: text) != nil
+        case (.url, .string(let text)): URL(string: text)?.scheme != nil
         default: false
         }
     }
@@ -82,6 +83,7 @@ public struct Payload: Sendable, Hashable {
         case .boolean: "a boolean"
         case .object: "an object"
         case .array: "an array"
+        case .url: "an absolute URL, like https://example.com/a.png"
         }
     }
 }

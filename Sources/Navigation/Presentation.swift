@@ -25,29 +25,86 @@ public struct ScreenPresentation: Sendable {
 
 /// How a prop is shown, or a payload field is entered.
 public struct FieldPresentation: Sendable, Hashable {
-    /// The label shown; derived from the name when nil, none when empty.
+    /// The label shown; derived from the name when nil, none when empty (then `accessibilityLabel`
+    /// is required: every field has a name a screen reader can say).
     public var label: String?
+    /// What assistive technology says for the field; the label (or the derived one) when nil.
+    public var accessibilityLabel: String?
     /// How a payload field is entered.
     public var input: InputKind?
+    /// What the platform may fill in (a saved e-mail, a new password to generate, a code from a text message).
+    public var autofill: Autofill?
     /// How a prop is shown.
     public var display: DisplayKind?
+    /// The fewest characters the server accepts, for the client to say so before sending.
+    public var minLength: Int?
+    /// The most characters the server accepts.
+    public var maxLength: Int?
+    /// A regular expression (ECMAScript syntax, matched against the whole value) the server's rule implies.
+    public var pattern: String?
 
-    /// A field's presentation.
-    public init(label: String? = nil, input: InputKind? = nil, display: DisplayKind? = nil) {
+    /// A field's presentation. `length` sets `minLength` and `maxLength` from a `TextLimit` the
+    /// app checks the field with.
+    public init(
+        label: String? = nil, accessibilityLabel: String? = nil, input: InputKind? = nil, autofill: Autofill? = nil,
+        display: DisplayKind? = nil, length: TextLimit? = nil, pattern: String? = nil
+    ) {
         self.label = label
+        self.accessibilityLabel = accessibilityLabel
         self.input = input
+        self.autofill = autofill
         self.display = display
+        self.minLength = length.map { $0.characters.lowerBound }
+        self.maxLength = length.map { $0.characters.upperBound }
+        self.pattern = pattern
     }
 
     /// A field known by `label`.
     public static func label(_ label: String) -> Self { Self(label: label) }
+    /// A field shown without a visible label (its value speaks for itself), known to assistive
+    /// technology as `accessibilityLabel`.
+    public static func unlabeled(_ accessibilityLabel: String) -> Self {
+        Self(label: "", accessibilityLabel: accessibilityLabel)
+    }
     /// A prop the client does not show (a cursor, an id).
     public static let hidden = Self(display: .hidden)
 }
 
 /// How a payload field is entered.
-public enum InputKind: String, Sendable, Hashable {
+public enum InputKind: String, Sendable, Hashable, CaseIterable {
     case text, email, password, multiline, number
+    /// A web address.
+    case url
+    /// A telephone number.
+    case tel
+    /// A calendar date and time (`date-time` fields).
+    case dateTime = "date-time"
+}
+
+/// What the platform may fill a field with: HTML `autocomplete` tokens, which native shells map
+/// to their own (`UITextContentType`, Android autofill hints).
+public enum Autofill: String, Sendable, Hashable, CaseIterable {
+    /// The account's user name or e-mail, at sign-in.
+    case username
+    case email
+    /// A password being chosen: the platform may suggest a strong one and save it.
+    case newPassword = "new-password"
+    /// The password the user already has.
+    case currentPassword = "current-password"
+    /// A code sent by text message or e-mail.
+    case oneTimeCode = "one-time-code"
+    /// A person's full name, or what they go by.
+    case name
+    case nickname
+    case streetAddress = "street-address"
+    /// The city of an address.
+    case city = "address-level2"
+    case postalCode = "postal-code"
+    case country = "country-name"
+    case tel
+    case url
+    /// Nothing to fill in: the platform offers no suggestions.
+    case off
 }
 
 /// How a prop is shown.
@@ -58,6 +115,10 @@ public enum DisplayKind: String, Sendable, Hashable {
     case heading
     /// A `2026-11-21T05:28:14Z` instant, shown in the reader's local date and time.
     case timestamp
+    /// A URL shown as the image it names.
+    case image
+    /// A URL shown as a link.
+    case link
     /// Not shown.
     case hidden
 }
@@ -69,14 +130,17 @@ public enum EventRole: String, Sendable, Hashable {
 
 /// An event's button: its label and role.
 public struct EventPresentation: Sendable, Hashable {
-    /// The button's label; derived from the event's name when nil.
+    /// The button's label; derived from the event's name when nil. Never empty.
     public var label: String?
+    /// What assistive technology says for the button; the label when nil (`✕` → "Close").
+    public var accessibilityLabel: String?
     /// What the event does, for its button's look.
     public var role: EventRole
 
     /// An event's presentation.
-    public init(label: String? = nil, role: EventRole = .secondary) {
+    public init(label: String? = nil, accessibilityLabel: String? = nil, role: EventRole = .secondary) {
         self.label = label
+        self.accessibilityLabel = accessibilityLabel
         self.role = role
     }
 
@@ -129,14 +193,20 @@ extension ScreenPresentation {
             fields.mapValues { field in
                 var entry: [String: JSONValue] = [:]
                 if let label = field.label { entry["label"] = .string(label) }
+                if let label = field.accessibilityLabel { entry["accessibilityLabel"] = .string(label) }
                 if let input = field.input { entry["input"] = .string(input.rawValue) }
+                if let autofill = field.autofill { entry["autofill"] = .string(autofill.rawValue) }
                 if let display = field.display { entry["display"] = .string(display.rawValue) }
+                if let minLength = field.minLength { entry["minLength"] = .int(minLength) }
+                if let maxLength = field.maxLength { entry["maxLength"] = .int(maxLength) }
+                if let pattern = field.pattern { entry["pattern"] = .string(pattern) }
                 return .object(entry)
             })
         members["events"] = .object(
             events.mapValues { event in
                 var entry: [String: JSONValue] = ["role": .string(event.role.rawValue)]
                 if let label = event.label { entry["label"] = .string(label) }
+                if let label = event.accessibilityLabel { entry["accessibilityLabel"] = .string(label) }
                 return .object(entry)
             })
         members["itemActions"] = .array(

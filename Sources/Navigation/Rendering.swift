@@ -83,20 +83,44 @@ extension NavigationApp {
         return ["platform": .string(tree.platform.rawValue), "root": describe(tree.rootID)]
     }
 
-    /// Every screen with its props and its events with their payload fields, and the system events.
+    /// Every screen with its props and its events with their payload fields (object members and
+    /// list items included, each with the label assistive technology says), the system events,
+    /// the app's display name, and `version`: a hash of the rest, which changes when a deploy
+    /// changes anything a client reads here.
     public func catalog() -> JSONValue {
-        func fields(_ fields: [FieldDeclaration]) -> JSONValue {
-            .array(fields.map { ["name": .string($0.name), "type": .string($0.type.rawValue), "optional": .bool($0.optional)] })
+        func field(_ declaration: FieldDeclaration, of screen: ScreenDefinition?) -> JSONValue {
+            var entry: [String: JSONValue] = ["type": .string(declaration.type.rawValue)]
+            // A list's items have no name: they are described by type and members only.
+            if !declaration.name.isEmpty {
+                entry["name"] = .string(declaration.name)
+                entry["optional"] = .bool(declaration.optional)
+                entry["accessibilityLabel"] = .string(
+                    screen?.accessibilityLabel(ofField: declaration.name) ?? ScreenDefinition.derivedLabel(declaration.name))
+            }
+            if let members = declaration.members { entry["fields"] = .array(members.map { field($0, of: screen) }) }
+            if let items = declaration.items { entry["items"] = field(items, of: screen) }
+            return .object(entry)
         }
-        func events(_ events: [EventDeclaration]) -> JSONValue {
-            .array(events.map { ["name": .string($0.name), "fields": fields($0.fields)] })
+        func events(_ events: [EventDeclaration], of screen: ScreenDefinition?) -> JSONValue {
+            .array(
+                events.map { event in
+                    [
+                        "name": .string(event.name), "fields": .array(event.fields.map { field($0, of: screen) }),
+                        "accessibilityLabel": .string(
+                            screen?.accessibilityLabel(ofEvent: event.name) ?? ScreenDefinition.derivedLabel(event.name)),
+                    ]
+                })
         }
         let screens = self.screens.values.sorted { $0.name < $1.name }.map { screen -> JSONValue in
             [
-                "name": .string(screen.name), "summary": .string(screen.summary), "props": fields(screen.props),
-                "events": events(screen.events), "presentation": screen.presentation.json,
+                "name": .string(screen.name), "summary": .string(screen.summary),
+                "props": .array(screen.props.map { field($0, of: screen) }), "events": events(screen.events, of: screen),
+                "presentation": screen.presentation.json,
             ]
         }
-        return ["screens": .array(screens), "systemEvents": events(SystemEvent.all)]
+        var members: [String: JSONValue] = ["screens": .array(screens), "systemEvents": events(SystemEvent.all, of: nil)]
+        if let displayName { members["app"] = ["name": .string(displayName)] }
+        members["version"] = .string(Self.version(of: JSONValue.object(members).serialized()))
+        return .object(members)
     }
 }

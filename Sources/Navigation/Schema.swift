@@ -128,6 +128,7 @@ private func placeholder<T>(_ type: T.Type) -> (value: T, kind: FieldType)? {
     case is Float.Type: (Float(0) as! T, .number)
     case is Decimal.Type: (Decimal(0) as! T, .number)
     case is Date.Type: (Date(timeIntervalSinceReferenceDate: 0) as! T, .dateTime)
+    case is URL.Type: (URL(string: "https://example.invalid/")! as! T, .url)
     default: nil
     }
 }
@@ -135,13 +136,13 @@ private func placeholder<T>(_ type: T.Type) -> (value: T, kind: FieldType)? {
 /// A list's elements are followed apart from the list (which decodes as empty), so that list
 /// items have a shape too; a type that holds a list of itself stops at `Schema.maximumDepth`.
 private protocol SchemaList {
-    static func elementShape(depth: Int) -> Shape
+    static func element(depth: Int) -> (field: FieldDeclaration?, shape: Shape)
 }
 
 extension Array: SchemaList where Element: Decodable {
-    fileprivate static func elementShape(depth: Int) -> Shape {
-        guard depth < Schema.maximumDepth else { return .unknown }
-        return (try? probe(Element.self, depth: depth).shape) ?? .unknown
+    fileprivate static func element(depth: Int) -> (field: FieldDeclaration?, shape: Shape) {
+        guard depth < Schema.maximumDepth, let probed = try? probe(Element.self, depth: depth) else { return (nil, .unknown) }
+        return (probed.field, probed.shape)
     }
 }
 
@@ -159,14 +160,19 @@ private func probe<T: Decodable>(_ type: T.Type, depth: Int) throws -> (value: T
         return (value, FieldDeclaration("", textual.fieldType, text: textual.textRule), .scalar)
     }
     let shape: Shape
+    var field = nested.kind.map { FieldDeclaration("", $0) }
     if let list = T.self as? any SchemaList.Type {
-        shape = .array(list.elementShape(depth: depth + 1))
+        let element = list.element(depth: depth + 1)
+        shape = .array(element.shape)
+        field = FieldDeclaration("", .array, items: element.field)
     } else if T.self is any SchemaOpenValue.Type {
         shape = .unknown
     } else {
         shape = nested.shape
+        // An object's members, when all of them could be followed.
+        if nested.kind == .object, nested.complete { field = FieldDeclaration("", .object, members: nested.fields) }
     }
-    return (value, nested.kind.map { FieldDeclaration("", $0) }, shape)
+    return (value, field, shape)
 }
 
 private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -235,7 +241,7 @@ private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func record(_ key: Key, _ field: FieldDeclaration?, _ shape: Shape, optional: Bool) {
         recorder.members?[key.stringValue] = shape
         guard let field else { return }
-        recorder.fields.append(FieldDeclaration(key.stringValue, field.type, optional: optional, text: field.text))
+        recorder.fields.append(field.named(key.stringValue, optional: optional))
     }
 }
 

@@ -24,7 +24,7 @@ extension ScreenDefinition {
             let prefix = "\(screen): item action at \"\(action.path)\""
             if let problem = itemActionProblem(action, eventNames: eventNames) { problems.append("\(prefix) \(problem)") }
         }
-        return problems
+        return problems + labelProblems(screen: screen)
     }
 
     /// What is wrong with `action`, or nil.

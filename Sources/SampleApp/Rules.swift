@@ -26,6 +26,8 @@ enum Rules {
             ? nil : "Use a password of 15 to 128 characters."
     }
 
+    /// Passwords as a client may count them before sending (the server counts code points, see `passwordError`).
+    static let password = TextLimit(characters: 15...128)
     /// Display names: 1 to 50 characters, at most 200 bytes.
     static let displayName = TextLimit(characters: 1...50)
     /// Posts: 1 to 500 characters, at most 2,000 bytes.

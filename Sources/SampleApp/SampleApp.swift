@@ -19,7 +19,7 @@ public enum SampleApp {
     }
 
     public static let navigation = NavigationApp(
-        screens: Screens.all,
+        displayName: "Chirp", screens: Screens.all,
         coordinators: [
             AppCoordinator.self, AuthCoordinator.self, RegistrationCoordinator.self, TabletRegistrationCoordinator.self,
             MainCoordinator.self, HomeCoordinator.self, ProfileCoordinator.self, SettingsCoordinator.self,

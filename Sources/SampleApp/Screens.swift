@@ -1,3 +1,4 @@
+import Foundation
 import Navigation
 
 // The shipped app's screens, each declared once as types. Their names, props and events are the
@@ -33,7 +34,11 @@ public enum LoginScreen: ScreenType {
     public static let name = "login"
     public static let summary = "Sign in with e-mail and password."
     public static let presentation = ScreenPresentation(
-        title: "Log in", fields: ["email": .init(label: "E-mail", input: .email), "password": .label("Password")],
+        title: "Log in",
+        fields: [
+            "email": .init(label: "E-mail", input: .email, autofill: .username),
+            "password": .init(label: "Password", autofill: .currentPassword),
+        ],
         events: ["submit": .primary("Log in"), "signUp": .secondary("Create an account")])
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
@@ -68,7 +73,7 @@ public enum SignUpEmailScreen: ScreenType {
     public static let name = "signUp.email"
     public static let summary = "Registration step 1: e-mail."
     public static let presentation = ScreenPresentation(
-        title: "Create an account", fields: ["email": .init(label: "E-mail", input: .email)],
+        title: "Create an account", fields: ["email": .init(label: "E-mail", input: .email, autofill: .username)],
         events: ["next": .primary("Continue")])
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
@@ -85,7 +90,7 @@ public enum SignUpPasswordScreen: ScreenType {
     public static let name = "signUp.password"
     public static let summary = "Registration step 2: a password of 15 to 128 characters."
     public static let presentation = ScreenPresentation(
-        title: "Choose a password", fields: ["password": .label("Password, 15 to 128 characters")],
+        title: "Choose a password", fields: ["password": .init(label: "Password", autofill: .newPassword, length: Rules.password)],
         events: ["next": .primary("Continue")])
     public struct Props: Codable, Sendable, Hashable {
         public var error: String?
@@ -101,7 +106,9 @@ public enum SignUpProfileScreen: ScreenType {
     public static let name = "signUp.profile"
     public static let summary = "Registration step 3: display name."
     public static let presentation = ScreenPresentation(
-        title: "Your name", fields: ["displayName": .label("Display name")], events: ["finish": .primary("Create account")])
+        title: "Your name",
+        fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName)],
+        events: ["finish": .primary("Create account")])
     public struct Props: Codable, Sendable, Hashable {
         public var displayName: String
         public var error: String?
@@ -119,8 +126,9 @@ public enum SignUpFormScreen: ScreenType {
     public static let presentation = ScreenPresentation(
         title: "Create an account",
         fields: [
-            "email": .init(label: "E-mail", input: .email), "password": .label("Password, 15 to 128 characters"),
-            "displayName": .label("Display name"),
+            "email": .init(label: "E-mail", input: .email, autofill: .username),
+            "password": .init(label: "Password", autofill: .newPassword, length: Rules.password),
+            "displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName),
         ],
         events: ["submit": .primary("Create account")])
     public struct Props: Codable, Sendable, Hashable {
@@ -145,8 +153,8 @@ public enum SignUpFormScreen: ScreenType {
 public struct PostView: Codable, Sendable, Hashable {
     public var id: Int
     public var text: String
-    /// `2026-11-21T05:28:14Z`.
-    public var createdAt: String
+    /// When it was posted (`2026-11-21T05:28:14Z` on the wire).
+    public var createdAt: Date
     public var author: UserSummary
 }
 
@@ -202,7 +210,8 @@ public enum PostScreen: ScreenType {
     public static let presentation = ScreenPresentation(
         title: "Post",
         fields: [
-            "post": .label(""), "text": .init(display: .heading), "createdAt": .init(label: "Posted", display: .timestamp),
+            "post": .unlabeled("Post"), "text": .init(display: .heading),
+            "createdAt": .init(label: "Posted", display: .timestamp),
         ],
         events: ["popToRoot": .secondary("Back to the timeline")],
         itemActions: [ItemAction("post.author", opens: "openUser", with: "userId", title: "displayName")])
@@ -222,7 +231,7 @@ public enum UserScreen: ScreenType {
     public static let presentation = ScreenPresentation(
         title: "Author",
         fields: [
-            "user": .label(""), "displayName": .init(display: .heading), "posts": .label("Posts"),
+            "user": .unlabeled("Author"), "displayName": .init(display: .heading), "posts": .label("Posts"),
             "createdAt": .init(display: .timestamp),
         ],
         events: ["popToRoot": .secondary("Back to the timeline"), "openPost": .secondary("Open")],
@@ -247,7 +256,8 @@ public enum ComposeScreen: ScreenType {
     public static let name = "compose"
     public static let summary = "Write a post of 1 to 500 characters."
     public static let presentation = ScreenPresentation(
-        title: "New post", fields: ["text": .init(label: "What is on your mind?", input: .multiline)],
+        title: "New post",
+        fields: ["text": .init(label: "What is on your mind?", input: .multiline, length: Rules.post)],
         events: ["submit": .primary("Post"), "cancel": .cancel("Cancel")])
     public struct Props: Codable, Sendable, Hashable {
         public var text: String
@@ -275,7 +285,7 @@ public enum ProfileScreen: ScreenType {
     public static let presentation = ScreenPresentation(
         title: "Profile",
         fields: [
-            "user": .label(""), "displayName": .init(display: .heading), "email": .label("E-mail"),
+            "user": .unlabeled("Account"), "displayName": .init(display: .heading), "email": .label("E-mail"),
             "postCount": .label("Posts"),
         ],
         events: ["edit": .secondary("Edit name"), "openSettings": .secondary("Settings")])
@@ -295,7 +305,9 @@ public enum EditProfileScreen: ScreenType {
     public static let name = "editProfile"
     public static let summary = "Change the display name."
     public static let presentation = ScreenPresentation(
-        title: "Edit name", fields: ["displayName": .label("Display name")], events: ["save": .primary("Save")])
+        title: "Edit name",
+        fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName)],
+        events: ["save": .primary("Save")])
     public struct Props: Codable, Sendable, Hashable {
         public var displayName: String
         public var error: String?
@@ -339,7 +351,10 @@ public enum ChangePasswordScreen: ScreenType {
     public static let summary = "Change the password."
     public static let presentation = ScreenPresentation(
         title: "Change password",
-        fields: ["currentPassword": .label("Current password"), "newPassword": .label("New password, 15 to 128 characters")],
+        fields: [
+            "currentPassword": .init(label: "Current password", autofill: .currentPassword),
+            "newPassword": .init(label: "New password", autofill: .newPassword, length: Rules.password),
+        ],
         events: ["save": .primary("Save")])
     public struct Props: Codable, Sendable, Hashable {
         public var error: String?
@@ -355,7 +370,8 @@ public enum ConfirmDeleteScreen: ScreenType {
     public static let name = "confirmDelete"
     public static let summary = "Alert: confirm deleting the account with the password."
     public static let presentation = ScreenPresentation(
-        title: "Delete your account?", fields: ["message": .label(""), "password": .label("Password")],
+        title: "Delete your account?",
+        fields: ["message": .unlabeled("Message"), "password": .init(label: "Password", autofill: .currentPassword)],
         events: ["confirm": .destructive("Delete account"), "cancel": .cancel("Keep it")])
     public struct Props: Codable, Sendable, Hashable {
         public var message: String

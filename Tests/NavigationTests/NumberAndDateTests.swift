@@ -50,17 +50,17 @@ import Testing
         #expect(
             screen?["props"]
                 == [
-                    ["name": "celsius", "type": "number", "optional": false],
-                    ["name": "at", "type": "date-time", "optional": true],
+                    ["name": "celsius", "type": "number", "optional": false, "accessibilityLabel": "Celsius"],
+                    ["name": "at", "type": "date-time", "optional": true, "accessibilityLabel": "At"],
                 ])
         #expect(
             screen?["events"]
                 == [
                     [
-                        "name": "record",
+                        "name": "record", "accessibilityLabel": "Record",
                         "fields": [
-                            ["name": "celsius", "type": "number", "optional": false],
-                            ["name": "at", "type": "date-time", "optional": false],
+                            ["name": "celsius", "type": "number", "optional": false, "accessibilityLabel": "Celsius"],
+                            ["name": "at", "type": "date-time", "optional": false, "accessibilityLabel": "At"],
                         ],
                     ]
                 ])

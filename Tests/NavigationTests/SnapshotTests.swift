@@ -52,8 +52,11 @@ import Testing
         let home = screens.first { $0["name"] == "home" }
         #expect(
             home?["events"]?.arrayValue?.first
-                == ["name": "openDetail", "fields": [["name": "item", "type": "integer", "optional": false]]])
-        #expect(home?["props"] == [["name": "note", "type": "string", "optional": true]])
+                == [
+                    "name": "openDetail", "accessibilityLabel": "Open detail",
+                    "fields": [["name": "item", "type": "integer", "optional": false, "accessibilityLabel": "Item"]],
+                ])
+        #expect(home?["props"] == [["name": "note", "type": "string", "optional": true, "accessibilityLabel": "Note"]])
         #expect(catalog["systemEvents"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["back", "dismiss", "selectTab"])
     }
 

@@ -29,6 +29,18 @@ extension SessionRoutes {
         return precondition(fromIfMatch: value)
     }
 
+    /// True when an `If-None-Match` value names `etag` (compared weakly, as RFC 9110 says for
+    /// `If-None-Match`: `W/"abc"` matches `"abc"`), or is `*`.
+    static func matches(ifNoneMatch value: String?, _ etag: String) -> Bool {
+        guard let value else { return false }
+        return value.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingOptionalWhitespace()
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == etag
+        }
+    }
+
     /// The version an `If-Match` demands: `"7"` or `W/"7"` → 7; `*` → no demand (nil); anything
     /// else demands a version that never exists (.some(nil)), so it fails with 412. Percent-encoded
     /// quotes (`%227%22`, as some generated clients send the header) are decoded first.

@@ -34,8 +34,15 @@ struct SessionRoutes: Sendable {
                 .json(bytes: service.tree(of: session).serialized())
             }
         }
-        let catalog = service.app.catalog().serialized()
-        router.get("/v1/screens") { _ in .json(bytes: catalog) }
+        let catalog = service.app.catalogDocument()
+        router.get("/v1/screens") { request in
+            // A client that has this catalog already (its version unchanged) is told so without it.
+            let tag = HTTPHeaders([("ETag", catalog.etag)])
+            if Self.matches(ifNoneMatch: request.headers["If-None-Match"], catalog.etag) {
+                return HTTPResponse(status: 304, headers: tag)
+            }
+            return .json(bytes: catalog.bytes, headers: tag)
+        }
     }
 
     /// Runs `body` with the session the path names, authenticated by the request's bearer token.

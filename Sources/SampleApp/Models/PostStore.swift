@@ -87,35 +87,13 @@ struct PostStore {
 
     private static func post(_ row: Row) -> PostView {
         PostView(
-            id: row.int(0), text: Rules.post.trimmed(row.string(1)), createdAt: timestamp(row.int64(2)),
+            id: row.int(0), text: Rules.post.trimmed(row.string(1)), createdAt: instant(row.int64(2)),
             author: UserSummary(id: row.int(3), displayName: Rules.displayName.trimmed(row.string(4))))
     }
 
-    /// `2026-11-21T05:28:14Z`. Formatted by hand into its 20 bytes: a date formatter per post cost
-    /// more than the query, and string interpolation was still a few per cent of an event.
-    static func timestamp(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let year = Int(parts.tm_year) + 1900
-        guard (0...9999).contains(year) else { return "\(year)-?" }
-        return String(unsafeUninitializedCapacity: 20) { buffer in
-            // Writes `value` as `digits` digits ending just before `offset`, and `separator` at `offset`.
-            func put(_ value: Int32, digits: Int, before offset: Int, _ separator: Unicode.Scalar) {
-                var rest = value
-                for index in (offset - digits..<offset).reversed() {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                buffer[offset] = UInt8(ascii: separator)
-            }
-            put(Int32(year), digits: 4, before: 4, "-")
-            put(parts.tm_mon + 1, digits: 2, before: 7, "-")
-            put(parts.tm_mday, digits: 2, before: 10, "T")
-            put(parts.tm_hour, digits: 2, before: 13, ":")
-            put(parts.tm_min, digits: 2, before: 16, ":")
-            put(parts.tm_sec, digits: 2, before: 19, "Z")
-            return 20
-        }
+    /// The instant `seconds` after 1970, kept within the years 0000–9999 that RFC 3339 (the
+    /// wire form of a `Date`) can write: a stored time outside them cannot break a screen.
+    static func instant(_ seconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(min(max(seconds, -62_167_219_200), 253_402_300_799)))
     }
 }

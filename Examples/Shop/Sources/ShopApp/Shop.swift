@@ -8,12 +8,20 @@ public enum Shop {
     public static let name = "shop"
 
     public static let navigation = NavigationApp(
+        displayName: "Corner Shop",
         screens: [
             WelcomeScreen.self, CatalogueScreen.self, ProductScreen.self, CartScreen.self, AddressScreen.self,
             ConfirmOrderScreen.self, OrderPlacedScreen.self,
         ],
         coordinators: [ShopCoordinator.self, CatalogueCoordinator.self, CheckoutCoordinator.self],
         root: { _ in ShopCoordinator() })
+
+    /// `cents` as shoppers read a price: `€12.99`.
+    static func price(cents: Int) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let whole = abs(cents)
+        return sign + "€\(whole / 100)." + (whole % 100 < 10 ? "0" : "") + "\(whole % 100)"
+    }
 
     /// The shop's own tables, from its `Migrations` folder.
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
