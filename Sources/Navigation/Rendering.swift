@@ -35,6 +35,8 @@ extension NavigationApp {
         }
         var members = extra
         members["top"] = .optional(top?.rawValue)
+        // The top screen's canonical link, only when it has one: States without it are unchanged.
+        if let link = link(of: tree) { members["link"] = .string(link) }
         members["user"] = tree.user?.json ?? .null
         members["stack"] = .null  // a placeholder, written below in key order
         output.append(UInt8(ascii: "{"))
@@ -97,6 +99,9 @@ extension NavigationApp {
                 "events": events(screen.events), "presentation": screen.presentation.json,
             ]
         }
-        return ["screens": .array(screens), "systemEvents": events(SystemEvent.all)]
+        guard !links.isEmpty else { return ["screens": .array(screens), "systemEvents": events(SystemEvent.all)] }
+        return [
+            "screens": .array(screens), "systemEvents": events(SystemEvent.all + [SystemEvent.open]), "links": links.catalog,
+        ]
     }
 }

@@ -13,7 +13,7 @@ public enum Shop {
             ConfirmOrderScreen.self, OrderPlacedScreen.self,
         ],
         coordinators: [ShopCoordinator.self, CatalogueCoordinator.self, CheckoutCoordinator.self],
-        root: { _ in ShopCoordinator() })
+        links: Links(ShopRoute.self), root: { _ in ShopCoordinator() })
 
     /// The shop's own tables, from its `Migrations` folder.
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
