@@ -106,11 +106,11 @@ finally:
 
 fresh = browser()
 try:
-    # A link to nothing in a fresh browser: the app starts at its start and says why.
-    fresh.get(BASE + "/posts/999")
+    # A malformed link in a fresh browser: the app starts at its start and says why.
+    fresh.get(BASE + "/posts/abc")
     top(fresh, "firstRun")
     expect_path(fresh, "/")
-    assert "No post 999" in fresh.find_element(By.ID, "message").text, "the refusal is shown"
+    assert "whole number" in fresh.find_element(By.ID, "message").text, "the refusal is shown"
     # /signup opens registration, with its link in the address bar.
     fresh.get(BASE + "/signup")
     top(fresh, "signUp.email")
