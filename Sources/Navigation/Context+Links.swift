@@ -23,10 +23,16 @@ extension Context {
 extension Context {
     /// Removes every layer over the root layer but those the child under `key` or its
     /// descendants own, as a user closing them would (`dismiss`): their owners are told
-    /// (`screenRemoved`), top first, except this coordinator (it asked). Where a link that
-    /// leads elsewhere starts from.
+    /// (`screenRemoved`), top first, except this coordinator and its ancestors, which are running
+    /// now (they asked). Where a link that leads elsewhere starts from.
     public mutating func dismissLayers(keeping key: ChildKey? = nil) throws {
         let kept = key.flatMap { tree.nodes[coordinatorID]?.children[$0.rawValue] }
+        var running: Set<CoordinatorID> = []
+        var current: CoordinatorID? = coordinatorID
+        while let id = current {
+            running.insert(id)
+            current = tree.nodes[id]?.parent
+        }
         var removed: [Screen] = []
         var index = tree.layers.count - 1
         while index > 0 {
@@ -37,7 +43,8 @@ extension Context {
             }
             index -= 1
         }
-        for screen in removed where screen.owner != coordinatorID && tree.nodes[screen.owner] != nil {
+        // The coordinators running now keep their own copy, which would overwrite what they were told.
+        for screen in removed where !running.contains(screen.owner) && tree.nodes[screen.owner] != nil {
             try run(screen.owner) { coordinator, context in coordinator.screenRemoved(screen, &context) }
         }
     }
