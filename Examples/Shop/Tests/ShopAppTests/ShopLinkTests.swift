@@ -19,7 +19,11 @@ import Testing
         var linked = try await AppTester.atCheckout()
         var tapped = linked
         try await linked.open("/cart")
+        // The cart over the catalogue, as from the catalogue: close checkout, back twice, the cart.
         try await tapped.send("dismiss")
+        try await tapped.send("back")
+        try await tapped.send("back")
+        try await tapped.send(CatalogueScreen.self, .openCart)
         #expect(linked.shown == tapped.shown)
         #expect(linked.state["link"] == "/cart")
         #expect(try linked.props(of: CartScreen.self).lines.map(\.quantity) == [1])
