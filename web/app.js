@@ -68,18 +68,32 @@ async function start() {
   if (stored) {
     session = JSON.parse(stored);
     const resumed = await call("GET", "/v1/sessions/" + encodeURIComponent(session.id));
-    if (resumed.status === 200) { show(resumed.json); return; }
+    if (resumed.status === 200) {
+      // The page's link, read before showing the State moves the address bar to its link.
+      const link = Links.toOpen(resumed.json);
+      show(resumed.json);
+      if (link) await send("open", { link });
+      return;
+    }
   }
   await createSession();
 }
 
 async function createSession() {
   session = null;
-  const created = await call("POST", "/v1/sessions", { platform: "web" });
+  let created = await call("POST", "/v1/sessions", Links.creation());
+  let refused = null;
+  if (created.status !== 201 && created.status !== 429 && Links.requested()) {
+    // A link that names nothing here (or no longer exists): start at the start, and say why.
+    refused = created;
+    history.replaceState(null, "", "/");
+    created = await call("POST", "/v1/sessions", { platform: "web" });
+  }
   if (created.status !== 201) { problem(created); return; }
   session = { id: created.json.session.id, token: created.json.token };
   save();
   show(created.json.session);
+  if (refused) problem(refused);
 }
 
 async function send(event, payload) {
@@ -135,9 +149,12 @@ window.addEventListener("popstate", () => {
   else history.pushState({ top: state && state.top }, "");
 });
 
+// Each entry's address is its screen's link (links.js).
 function syncHistory(previousDepth) {
   const depth = stackDepth();
-  if (lastTop !== null && state.top !== lastTop && depth > previousDepth) history.pushState({ top: state.top }, "");
+  if (lastTop === null) Links.seed(state, depth);
+  else if (state.top !== lastTop && depth > previousDepth) history.pushState({ top: state.top }, "", Links.address(state));
+  else history.replaceState(history.state, "", Links.address(state));
   lastTop = state.top;
 }
 

@@ -62,6 +62,11 @@ struct Application {
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)
         try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
         try Self.serveFile("web/style.css", at: "/style.css", type: "text/css; charset=utf-8", in: &router)
+        try Self.serveFile("web/links.js", at: "/links.js", type: "text/javascript; charset=utf-8", in: &router)
+        // A shared or reloaded link is the web client's page; it opens the link (routes above win).
+        for pattern in app.navigation.links.templates {
+            try Self.serveFile("web/index.html", at: pattern, type: "text/html; charset=utf-8", in: &router)
+        }
         self.router = router
     }
 

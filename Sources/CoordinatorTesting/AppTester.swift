@@ -55,7 +55,8 @@ public struct AppTester {
     /// costs microseconds. Hashes made with them verify only with them.
     public static let passwordHasher = PasswordHasher(operations: 1, memoryBytes: 8 * 1024)
 
-    /// Starts a session of `app` for `platform`, as `POST /v1/sessions` would.
+    /// Starts a session of `app` for `platform`, with `link` opened when given, as `POST /v1/sessions`
+    /// would (a link that cannot be opened throws its `LinkRejection`).
     /// - Parameters:
     ///   - settings: the app's own options as on `serve`'s command line (its defaults when empty).
     ///   - database: a database to share (another tester's `database`, or one the test prepared);
@@ -64,8 +65,8 @@ public struct AppTester {
     ///   - environment: the process environment the app's start-up sees (`AppStartup.environment`).
     /// Throws the app's definition mistakes (`AppDefinitionError`), as `serve` refuses to start with them.
     public init(
-        _ app: ServedApp, platform: Platform = .phone, settings: [String] = [], database: SQLiteConnection? = nil,
-        clock: ManualClock = ManualClock(), environment: [String: String] = [:]
+        _ app: ServedApp, platform: Platform = .phone, link: String? = nil, settings: [String] = [],
+        database: SQLiteConnection? = nil, clock: ManualClock = ManualClock(), environment: [String: String] = [:]
     ) async throws {
         try app.navigation.validate()
         let database = try database ?? SQLiteConnection(path: ":memory:")
@@ -77,15 +78,16 @@ public struct AppTester {
             environment: try app.makeEnvironment(
                 passwordHasher: Self.passwordHasher, settings: settings, environment: environment))
         try await self.init(
-            shared: SharedSessions(flows: flows, database: database, clock: clock), platform: platform)
+            shared: SharedSessions(flows: flows, database: database, clock: clock), platform: platform, link: link)
     }
 
-    /// Another session of the same app, on the same database and clock, from a client of its own.
-    public func newSession(platform: Platform = .phone) async throws -> AppTester {
-        try await AppTester(shared: shared, platform: platform)
+    /// Another session of the same app, on the same database and clock, from a client of its own,
+    /// with `link` opened when given.
+    public func newSession(platform: Platform = .phone, link: String? = nil) async throws -> AppTester {
+        try await AppTester(shared: shared, platform: platform, link: link)
     }
 
-    private init(shared: SharedSessions, platform: Platform) async throws {
+    private init(shared: SharedSessions, platform: Platform, link: String? = nil) async throws {
         self.shared = shared
         navigation = shared.flows.app
         database = shared.database
@@ -95,7 +97,7 @@ public struct AppTester {
         let info = RequestInfo(clientAddress: clientAddress, now: clock.now)
         tree = try await flows.withPreparations(client: clientAddress) { prepared in
             try database.transaction {
-                try flows.start(platform: platform, on: database, prepared, info, session: id).tree
+                try flows.start(platform: platform, link: link, on: database, prepared, info, session: id).tree
             }
         }
         shared.signedIn(tree.user?.id, session: sessionID)

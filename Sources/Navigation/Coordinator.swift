@@ -32,6 +32,11 @@ public protocol Coordinator: Codable, Equatable, Sendable {
     /// One of its screens is on top again after an event uncovered it (`back`, `dismiss`,
     /// `selectTab`, a pop): the place to refresh what it shows (UIKit's `viewWillAppear`).
     mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws
+
+    /// Opens `link` (read it with `link.route(as:)`): navigates to the screen it names with the
+    /// calls a flow makes, changing only what differs, or delegates it to a child with
+    /// `context.open(_:inChild:)`. The root's runs first; `.unhandled` refuses the link (`422`).
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling
 }
 
 extension Coordinator {

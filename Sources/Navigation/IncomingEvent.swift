@@ -24,7 +24,11 @@ public enum SystemEvent {
     /// Selects a tab of the top tab layer.
     public static let selectTab = EventDeclaration("selectTab", [.string("tab")])
 
-    /// Every system event.
+    /// Opens a link (`Route`) from any screen, for an app that declares links; not listed in a
+    /// screen's `events`, since every top screen accepts it.
+    public static let open = EventDeclaration("open", [.string("link")])
+
+    /// Every system event but `open` (an app's own when it declares links).
     public static let all = [back, dismiss, selectTab]
 }
 

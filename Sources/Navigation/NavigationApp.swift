@@ -15,6 +15,8 @@ public struct NavigationApp: Sendable {
     public let limits: NavigationLimits
     let makeRoot: @Sendable (Platform) -> any Coordinator
     let userExists: UserCheck?
+    /// The app's link patterns (`Route`); none unless it declares them.
+    public let links: Links
     /// The mistakes in the app's declarations, one sentence each; empty for a well-defined app.
     /// The server refuses to start with any, and `start` throws them (see `validate()`).
     public let problems: [String]
@@ -28,15 +30,16 @@ public struct NavigationApp: Sendable {
     ///     its `start` picks the first flow from the session (signed in or not, platform).
     package init(
         displayName: String? = nil, screens: [ScreenDefinition], coordinators: [any Coordinator.Type],
-        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil,
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, links: Links = Links(),
         root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
-        var problems = Self.problems(screens: screens, coordinators: coordinators)
+        var problems = Self.problems(screens: screens, coordinators: coordinators) + Self.linkProblems(links, screens: screens)
         if let displayName, !ScreenDefinition.isSaid(displayName) {
             problems.insert("the app's display name is empty; leave it out or name the app", at: 0)
         }
         self.problems = problems
         self.displayName = displayName
+        self.links = links
         self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.registry = CoordinatorRegistry(coordinators)
         self.limits = limits
@@ -52,26 +55,30 @@ public struct NavigationApp: Sendable {
     ///     not listed here fails that flow; two types with one `typeName` are a `problem`.
     ///   - limits: how large one session's tree may grow.
     ///   - userExists: checks the signed-in user against the app's store before each event.
+    ///   - links: the app's link patterns (`Links(AppRoute.self)`): links open the app at a screen.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator).
     public init(
         displayName: String? = nil, screens: [any ScreenType.Type], coordinators: [any Coordinator.Type],
-        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil,
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, links: Links = Links(),
         root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
         func definition<S: ScreenType>(_ screen: S.Type) -> ScreenDefinition { S.definition }
         self.init(
             displayName: displayName, screens: screens.map { definition($0) }, coordinators: coordinators, limits: limits,
-            userExists: userExists, root: root)
+            userExists: userExists, links: links, root: root)
     }
 
-    /// A new session's tree: the root coordinator started for `platform` and `user`.
-    /// Starting over an existing session (`continuing`) keeps its id counters, so that no
-    /// screen, layer or coordinator id is ever reused within the session.
+    /// A new session's tree: the root coordinator started for `platform` and `user`, then `link`
+    /// opened when given (a `LinkRejection` when it cannot be). Starting over an existing session
+    /// (`continuing`) keeps its id counters, so that no screen, layer or coordinator id is ever
+    /// reused within the session.
     public func start(
-        platform: Platform, user: SessionUser? = nil, continuing previous: NavigationTree? = nil,
+        platform: Platform, user: SessionUser? = nil, continuing previous: NavigationTree? = nil, link: String? = nil,
         environment: Environment
     ) throws -> NavigationTree {
         if !problems.isEmpty { throw AppDefinitionError(problems: problems) }
+        // Parsed first: a link that names nothing costs no flow.
+        let opening = try link.map { text throws(LinkRejection) in try links.link(for: text) }
         var tree = NavigationTree(platform: platform, user: user)
         if let previous {
             tree.nextScreen = previous.nextScreen
@@ -88,6 +95,11 @@ public struct NavigationApp: Sendable {
         var context = Context(tree: tree, environment: environment, app: self)
         try context.run(tree.rootID) { coordinator, context in try coordinator.start(&context) }
         try settle(&context)
+        if let opening {
+            try open(opening, &context)
+            try settle(&context)
+            try limits.check(context.tree)
+        }
         try context.checkMisuse()
         return context.tree
     }
@@ -108,7 +120,7 @@ public struct NavigationApp: Sendable {
         }
         var context = Context(tree: tree, environment: environment, app: self)
         let accepted = acceptedEvents(in: tree)
-        guard accepted.contains(event.name) else {
+        guard accepted.contains(event.name) || (event.name == SystemEvent.open.name && !links.isEmpty) else {
             throw EventRejection.undeclaredEvent(event: event.name, accepted: accepted)
         }
         switch event.name {
@@ -119,6 +131,9 @@ public struct NavigationApp: Sendable {
         case SystemEvent.selectTab.name:
             let payload = try Payload.validate(event.payload, against: SystemEvent.selectTab).get()
             try selectTab(payload.string("tab"), &context)
+        case SystemEvent.open.name:
+            let payload = try Payload.validate(event.payload, against: SystemEvent.open).get()
+            try open(links.link(for: payload.string("link")), &context)
         default:
             let declaration = screens[top.name]?.event(named: event.name) ?? EventDeclaration(event.name)
             let payload = try Payload.validate(event.payload, against: declaration).get()

@@ -35,6 +35,8 @@ extension NavigationApp {
         }
         var members = extra
         members["top"] = .optional(top?.rawValue)
+        // The top screen's canonical link, only when it has one: States without it are unchanged.
+        if let link = link(of: tree) { members["link"] = .string(link) }
         members["user"] = tree.user?.json ?? .null
         members["stack"] = .null  // a placeholder, written below in key order
         output.append(UInt8(ascii: "{"))
@@ -118,7 +120,9 @@ extension NavigationApp {
                 "presentation": screen.presentation.json,
             ]
         }
-        var members: [String: JSONValue] = ["screens": .array(screens), "systemEvents": events(SystemEvent.all, of: nil)]
+        let system = links.isEmpty ? SystemEvent.all : SystemEvent.all + [SystemEvent.open]
+        var members: [String: JSONValue] = ["screens": .array(screens), "systemEvents": events(system, of: nil)]
+        if !links.isEmpty { members["links"] = links.catalog }
         if let displayName { members["app"] = ["name": .string(displayName)] }
         members["version"] = .string(Self.version(of: JSONValue.object(members).serialized()))
         return .object(members)

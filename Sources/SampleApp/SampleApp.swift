@@ -25,5 +25,5 @@ public enum SampleApp {
             MainCoordinator.self, HomeCoordinator.self, ProfileCoordinator.self, SettingsCoordinator.self,
         ],
         userExists: { user, environment in try environment.require(AppModels.self).users.find(id: user.id) != nil },
-        root: { _ in AppCoordinator() })
+        links: Links(AppRoute.self), root: { _ in AppCoordinator() })
 }

@@ -31,13 +31,13 @@ package struct FlowRunner: Sendable {
         self.maxSnapshotBytes = maxSnapshotBytes
     }
 
-    /// A new session's tree for `platform`, started on `connection`, and its snapshot.
+    /// A new session's tree for `platform`, started on `connection` with `link` opened, and its snapshot.
     package func start(
-        platform: Platform, on connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo,
-        session: String
+        platform: Platform, link: String? = nil, on connection: any SQLConnection, _ prepared: PreparedWork,
+        _ info: RequestInfo, session: String
     ) throws -> (tree: NavigationTree, snapshot: [UInt8]) {
         let environment = self.environment(connection, prepared, info, session: session)
-        let tree = try app.start(platform: platform, environment: environment)
+        let tree = try app.start(platform: platform, link: link, environment: environment)
         return (tree, try snapshot(tree))
     }
 

@@ -51,10 +51,15 @@ package final class SessionService: Sendable {
 
     // MARK: Create
 
-    /// A new session for `platform`: its token (shown once, never stored) and its state. A client
-    /// past its rate gets `429`, before anything is stored. Until its first event the session
-    /// lives only `unusedTimeoutSeconds` without a request.
-    package func create(platform: Platform, clientAddress: String) async throws -> (token: String, state: [UInt8], id: String) {
+    /// A new session for `platform`, with `link` opened (a link that cannot be opened is refused,
+    /// nothing stored): its token (shown once, never stored) and its state. A client past its rate
+    /// gets `429`, before anything is stored. Until its first event the session lives only
+    /// `unusedTimeoutSeconds` without a request.
+    package func create(platform: Platform, link: String? = nil, clientAddress: String) async throws
+        -> (token: String, state: [UInt8], id: String)
+    {
+        // A link that names nothing is refused before it costs a creation.
+        if let link { _ = try app.links.link(for: link) }
         let now = now()
         if let wait = creations.take(clientAddress, now: now) {
             throw SessionError.tooManySessions(retryAfterSeconds: wait)
@@ -67,7 +72,7 @@ package final class SessionService: Sendable {
         let tree = try await flows.withPreparations(client: clientAddress) { prepared in
             try await self.write { connection in
                 let (tree, snapshot) = try flows.start(
-                    platform: platform, on: connection, prepared, RequestInfo(clientAddress: clientAddress, now: now),
+                    platform: platform, link: link, on: connection, prepared, RequestInfo(clientAddress: clientAddress, now: now),
                     session: id)
                 try SessionSQL.insert(
                     connection, id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,

@@ -55,6 +55,7 @@ struct SessionRoutes: Sendable {
 
     private static func create(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
         var platform = Platform.phone
+        var link: String?
         if !request.body.isEmpty {
             let body = try request.jsonObject()
             if let value = body["platform"] {
@@ -65,8 +66,14 @@ struct SessionRoutes: Sendable {
                 }
                 platform = chosen
             }
+            if let value = body["link"], value != .null {
+                guard let text = value.stringValue else {
+                    throw LinkRejection.invalid([FieldError(field: "link", message: "must be a string")])
+                }
+                link = text
+            }
         }
-        let created = try await service.create(platform: platform, clientAddress: request.clientAddress)
+        let created = try await service.create(platform: platform, link: link, clientAddress: request.clientAddress)
         // {"session":<state>,"token":"..."}, with the state's bytes as rendered.
         let body = Array(#"{"session":"#.utf8) + created.state + Array(#","token":"#.utf8)
             + JSONValue.string(created.token).serialized() + Array("}".utf8)

@@ -1,7 +1,8 @@
 import Navigation
 
 /// Khanlou's app coordinator: signed in → the main tabs; otherwise → the auth flow.
-/// Signing out or deleting the account brings the auth flow back.
+/// Signing out or deleting the account brings the auth flow back. A link goes to the main flow,
+/// or through sign-in first (the auth flow keeps it and hands it back once signed in).
 struct AppCoordinator: Coordinator {
     static let typeName = "App"
 
@@ -11,8 +12,22 @@ struct AppCoordinator: Coordinator {
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
 
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard let route = link.route(as: AppRoute.self) else { return .unhandled }
+        if context.user == nil { return try context.open(link, inChild: .auth) }
+        if route == .signUp {
+            throw LinkRejection.forbidden("You are signed in: sign out to create another account.")
+        }
+        return try context.open(link, inChild: .main)
+    }
+
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         try showFlow(&context)
+        // Kratos' return_to: the link that sent the user to sign in, continued now; one that can
+        // no longer be opened (the post was deleted meanwhile) is dropped.
+        if case .signedIn(let link?)? = output.as(AuthCoordinator.self), context.user != nil {
+            context.openIfPossible(Link(link), inChild: .main)
+        }
     }
 
     private func showFlow(_ context: inout Context) throws {

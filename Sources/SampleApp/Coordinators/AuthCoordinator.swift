@@ -2,12 +2,15 @@ import AccountProtection
 import Navigation
 
 /// Khanlou's auth coordinator: first run, sign-in, and the registration child.
-/// Finishes with `signedIn` once the session has a user.
+/// Finishes with `signedIn` once the session has a user, handing back the link that sent the
+/// user here (`returnTo`, Kratos' `return_to`), which is dropped if they back out of sign-in.
 struct AuthCoordinator: InputMapping {
     static let typeName = "Auth"
+    /// The link to continue once signed in (by signing in or registering).
+    var returnTo: AppRoute?
 
     enum Output: Equatable {
-        case signedIn
+        case signedIn(continuing: AppRoute?)
     }
 
     enum Input: Equatable {
@@ -51,7 +54,37 @@ struct AuthCoordinator: InputMapping {
 
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         // Either registration flow (phone or tablet) finishes with a `Registered`.
-        if output.value(as: Registered.self) != nil { finish(.signedIn, &context) }
+        if output.value(as: Registered.self) != nil { finish(.signedIn(continuing: returnTo), &context) }
+    }
+
+    /// `/signup` shows registration over the first screen; any other link shows sign-in there and
+    /// is kept to continue after it. Only what differs from that stack changes.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard let route = link.route(as: AppRoute.self) else { return .unhandled }
+        if route == .signUp {
+            returnTo = nil
+            if context.hasChild(.registration), context.ownScreens.count == 1,
+                case .handled = try context.open(link, inChild: .registration)
+            {
+                return .handled
+            }
+            context.stopChild(.registration)
+            try context.popToRoot()
+            try startRegistration(&context)
+            return .handled
+        }
+        returnTo = route
+        context.stopChild(.registration)
+        let shown = context.ownScreens
+        if shown.count == 2, shown[1].name == LoginScreen.name { return .handled }
+        try context.popToRoot()
+        try context.push(LoginScreen.self, .init(email: ""))
+        return .handled
+    }
+
+    /// Backing out of sign-in drops the link it was for.
+    mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {
+        if screen.name == LoginScreen.name { returnTo = nil }
     }
 
     /// Khanlou's per-platform swap: tablets register in one form.
@@ -96,6 +129,6 @@ struct AuthCoordinator: InputMapping {
             context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
         }
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-        finish(.signedIn, &context)
+        finish(.signedIn(continuing: returnTo), &context)
     }
 }

@@ -57,13 +57,7 @@ struct HomeCoordinator: InputMapping {
         case .openPost(let id):
             if let post = try models.posts.post(id: id) { try context.push(PostScreen.self, .init(post: post)) }
         case .openUser(let id):
-            if let user = try models.users.find(id: Int64(id)) {
-                try context.push(
-                    UserScreen.self,
-                    .init(
-                        user: UserSummary(id: Int(user.id), displayName: user.displayName),
-                        posts: models.posts.posts(by: user.id)))
-            }
+            if let user = try models.users.find(id: Int64(id)) { try pushUser(user, models, &context) }
         case .popToRoot:
             try context.popToRoot()
         case .refresh:
@@ -88,6 +82,40 @@ struct HomeCoordinator: InputMapping {
         case .cancelCompose:
             try context.dismiss()
         }
+    }
+
+    /// `/posts/{id}` and `/users/{id}`: that screen over the timeline, as tapping it there would
+    /// show it; nothing changes when it is already so.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        let models = try context.models
+        let shown = context.ownScreens
+        switch link.route(as: AppRoute.self) {
+        case .post(let id)?:
+            guard let post = try models.posts.post(id: id) else { throw LinkRejection.notFound("No post \(id).") }
+            if shown.count == 2, context.props(of: shown[1].id, as: PostScreen.self)?.post.id == id { return .handled }
+            try showTimeline(&context)
+            try context.push(PostScreen.self, .init(post: post))
+        case .user(let id)?:
+            guard let user = try models.users.find(id: Int64(id)) else { throw LinkRejection.notFound("No user \(id).") }
+            if shown.count == 2, context.props(of: shown[1].id, as: UserScreen.self)?.user.id == id { return .handled }
+            try showTimeline(&context)
+            try pushUser(user, models, &context)
+        default:
+            return .unhandled
+        }
+        return .handled
+    }
+
+    /// The timeline alone on the tab, brought up to date as it is when it appears again.
+    private mutating func showTimeline(_ context: inout Context) throws {
+        try context.popToRoot()
+        try refresh(&context, force: false)
+    }
+
+    private func pushUser(_ user: UserRecord, _ models: AppModels, _ context: inout Context) throws {
+        try context.push(
+            UserScreen.self,
+            .init(user: UserSummary(id: Int(user.id), displayName: user.displayName), posts: models.posts.posts(by: user.id)))
     }
 
     /// The timeline on top again (pop, dismiss, tab switch): show what was posted meanwhile.

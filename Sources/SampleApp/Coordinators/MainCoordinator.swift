@@ -14,6 +14,28 @@ struct MainCoordinator: Coordinator {
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
 
+    /// Posts and users open on the home tab, settings over the profile tab: the tab selected and
+    /// whatever is presented over the tabs closed, as the taps that reach them would.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        switch link.route(as: AppRoute.self) {
+        case .post?, .user?:
+            try context.dismissLayers()
+            try context.selectTab(.home)
+            return try context.open(link, inChild: .home)
+        case .settings?:
+            try context.dismissLayers(keeping: .profile)
+            try context.selectTab(.profile)
+            return try context.open(link, inChild: .profile)
+        case .userSettings(let id)?:
+            guard Int64(id) == context.user?.id else {
+                throw LinkRejection.forbidden("Only your own settings can be opened.")
+            }
+            return try open(Link(AppRoute.settings), &context)
+        case .signUp?, nil:
+            return .unhandled
+        }
+    }
+
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         if let ended = output.as(ProfileCoordinator.self) { finish(ended, &context) }
     }

@@ -49,6 +49,16 @@ struct ProfileCoordinator: InputMapping {
         }
     }
 
+    /// `/settings`: the settings flow over the profile screen (edit profile closed first).
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard link.route(as: AppRoute.self) == .settings else { return .unhandled }
+        if context.hasChild(.settings) { return try context.open(link, inChild: .settings) }
+        try context.popToRoot()
+        try refresh(&context)
+        try context.startChild(.settings, SettingsCoordinator(), placement: .modal)
+        return .handled
+    }
+
     mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {
         if screen.id == profile { try refresh(&context) }
     }

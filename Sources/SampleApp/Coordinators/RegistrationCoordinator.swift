@@ -34,6 +34,11 @@ struct RegistrationCoordinator: InputMapping {
         emailScreen = try context.push(SignUpEmailScreen.self, .init(email: email))
     }
 
+    /// `/signup` while registering: already there when on the first step.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        link.route(as: AppRoute.self) == .signUp && context.ownScreens.count == 1 ? .handled : .unhandled
+    }
+
     mutating func handle(_ input: Input, _ context: inout Context) throws {
         let models = try context.models
         switch input {

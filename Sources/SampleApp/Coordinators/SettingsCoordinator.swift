@@ -38,6 +38,14 @@ struct SettingsCoordinator: InputMapping {
         try context.push(SettingsScreen.self)
     }
 
+    /// `/settings` while open: back to the settings screen (the delete alert and change password closed).
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard link.route(as: AppRoute.self) == .settings else { return .unhandled }
+        if context.ownScreens.contains(where: { $0.name == ConfirmDeleteScreen.name }) { try context.dismiss() }
+        try context.popToRoot()
+        return .handled
+    }
+
     mutating func handle(_ input: Input, _ context: inout Context) throws {
         switch input {
         case .showChangePassword:

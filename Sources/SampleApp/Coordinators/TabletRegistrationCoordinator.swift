@@ -21,6 +21,11 @@ struct TabletRegistrationCoordinator: InputMapping {
         try context.push(SignUpFormScreen.self, .init(email: "", displayName: ""))
     }
 
+    /// `/signup` while registering: already there when on the first step.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        link.route(as: AppRoute.self) == .signUp && context.ownScreens.count == 1 ? .handled : .unhandled
+    }
+
     mutating func handle(_ input: Input, _ context: inout Context) throws {
         guard case .submit(let email, let password, let displayName, let screen) = input else { return }
         let models = try context.models

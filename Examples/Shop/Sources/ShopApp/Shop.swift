@@ -14,7 +14,7 @@ public enum Shop {
             ConfirmOrderScreen.self, OrderPlacedScreen.self,
         ],
         coordinators: [ShopCoordinator.self, CatalogueCoordinator.self, CheckoutCoordinator.self],
-        root: { _ in ShopCoordinator() })
+        links: Links(ShopRoute.self), root: { _ in ShopCoordinator() })
 
     /// `cents` as shoppers read a price: `€12.99`.
     static func price(cents: Int) -> String {

@@ -72,6 +72,28 @@ struct CatalogueCoordinator: InputMapping {
         }
     }
 
+    /// A product or the cart over the catalogue, checkout closed, as the taps that reach them
+    /// show them; nothing changes when they are already so.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard let route = link.route(as: ShopRoute.self) else { return .unhandled }
+        try context.dismissLayers()
+        let shown = context.ownScreens
+        switch route {
+        case .product(let id):
+            guard let product = try context.shop.product(id: id) else { throw LinkRejection.notFound("No product \(id).") }
+            if shown.count == 2, context.props(of: shown[1].id, as: ProductScreen.self)?.product.id == id { break }
+            try context.popToRoot()
+            try context.push(
+                ProductScreen.self,
+                .init(product: product, related: try context.shop.related(to: product), inCart: quantity(of: id)))
+        case .cart:
+            if shown.count == 2, shown[1].name == CartScreen.name { break }
+            try context.popToRoot()
+            try context.push(CartScreen.self, try cartProps(&context))
+        }
+        return .handled
+    }
+
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         guard output.as(CheckoutCoordinator.self) == .placed else { return }
         cart = []

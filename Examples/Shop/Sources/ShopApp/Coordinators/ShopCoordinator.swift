@@ -17,4 +17,11 @@ struct ShopCoordinator: InputMapping {
     mutating func handle(_ input: Input, _ context: inout Context) throws {
         try context.startChild(.catalogue, CatalogueCoordinator())
     }
+
+    /// A link skips the welcome screen, as tapping Start would, and goes to the catalogue flow.
+    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard link.route(as: ShopRoute.self) != nil else { return .unhandled }
+        if !context.hasChild(.catalogue) { try context.startChild(.catalogue, CatalogueCoordinator()) }
+        return try context.open(link, inChild: .catalogue)
+    }
 }
