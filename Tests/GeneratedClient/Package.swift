@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.2"),
     ],
     targets: [
         .target(
@@ -22,6 +23,7 @@ let package = Package(
             dependencies: [
                 "SampleClient", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
     ],
     swiftLanguageModes: [.v6]
