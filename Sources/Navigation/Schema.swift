@@ -180,17 +180,14 @@ private func probe<T: Decodable>(_ type: T.Type, depth: Int) throws -> (
             .field(textual.fieldType, textual.textRule)
         )
     }
-    let shape: Shape
-    let schema: ValueSchema
+    let field = nested.kind.map { FieldDeclaration("", $0) }
     if let list = T.self as? any SchemaList.Type {
         let element = list.element(depth: depth + 1)
-        (shape, schema) = (.array(element.shape), .array(element.schema))
+        return (value, field, .array(element.shape), .array(element.schema))
     } else if T.self is any SchemaOpenValue.Type {
-        (shape, schema) = (.unknown, .open)
-    } else {
-        (shape, schema) = (nested.shape, nested.schema(of: T.self))
+        return (value, field, .unknown, .open)
     }
-    return (value, nested.kind.map { FieldDeclaration("", $0) }, shape, schema)
+    return (value, field, nested.shape, nested.schema(of: T.self))
 }
 
 private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {

@@ -35,25 +35,24 @@ struct AppSchemas {
         for (screen, name) in zip(screens, screenNames) {
             let props = schema(screen.schemas.props, nullable: false, preferred: Self.pascal(screen.name) + "Props", byType: false)
             let events = screen.events.map(\.name) + SystemEvent.all.map(\.name)
-            schemas.append(
-                (
-                    name,
-                    .map([
-                        ("type", .string("object")),
-                        ("description", .string(screen.summary.isEmpty ? "The screen \(screen.name)." : screen.summary)),
-                        ("required", .list(["id", "name", "props", "events"].map(YAMLNode.string))),
-                        ("properties", .map([
-                            ("id", .map([("type", .string("string"))])),
-                            ("name", .map([("type", .string("string")), ("enum", .list([.string(screen.name)]))])),
-                            ("props", props),
-                            ("events", .map([
-                                ("type", .string("array")),
-                                ("description", .string("The events this screen accepts now (only the top screen has any).")),
-                                ("items", .map([("type", .string("string")), ("enum", .list(events.map(YAMLNode.string)))])),
-                            ])),
-                        ])),
-                    ])
-                ))
+            let eventNames: YAMLNode = .map([("type", .string("string")), ("enum", .list(events.map(YAMLNode.string)))])
+            let eventList: YAMLNode = .map([
+                ("type", .string("array")),
+                ("description", .string("The events this screen accepts now (only the top screen has any).")),
+                ("items", eventNames),
+            ])
+            let properties: [(String, YAMLNode)] = [
+                ("id", .map([("type", .string("string"))])),
+                ("name", .map([("type", .string("string")), ("enum", .list([.string(screen.name)]))])),
+                ("props", props), ("events", eventList),
+            ]
+            let summary = screen.summary.isEmpty ? "The screen \(screen.name)." : screen.summary
+            let body: [(String, YAMLNode)] = [
+                ("type", .string("object")), ("description", .string(summary)),
+                ("required", .list(["id", "name", "props", "events"].map(YAMLNode.string))),
+                ("properties", .map(properties)),
+            ]
+            schemas.append((name, .map(body)))
             union.append((screen.name, name))
             for event in screen.events {
                 declare(event.name, screen.schemas.payloads[event.name] ?? .object("", event.fields))
@@ -69,22 +68,18 @@ struct AppSchemas {
                 payloads.append(
                     (schema(payload, nullable: false, preferred: Self.pascal(event) + "Payload", byType: true), payload.hasRequiredMember))
             }
-            let payload: YAMLNode = payloads.count == 1 ? payloads[0].0 : .map([("oneOf", .list(payloads.map(\.0)))])
-            let required = ["screen", "event"] + (payloads.allSatisfy(\.1) ? ["payload"] : [])
-            schemas.append(
-                (
-                    name,
-                    .map([
-                        ("type", .string("object")),
-                        ("description", .string("The event \(event) of the top screen.")),
-                        ("required", .list(required.map(YAMLNode.string))),
-                        ("properties", .map([
-                            ("screen", .map([("type", .string("string")), ("description", .string("The id of the top screen."))])),
-                            ("event", .map([("type", .string("string")), ("enum", .list([.string(event)]))])),
-                            ("payload", payload),
-                        ])),
-                    ])
-                ))
+            let payload: YAMLNode = payloads.count == 1 ? payloads[0].0 : .map([("oneOf", .list(payloads.map { $0.0 }))])
+            let required = ["screen", "event"] + (payloads.allSatisfy { $0.1 } ? ["payload"] : [])
+            let properties: [(String, YAMLNode)] = [
+                ("screen", .map([("type", .string("string")), ("description", .string("The id of the top screen."))])),
+                ("event", .map([("type", .string("string")), ("enum", .list([.string(event)]))])),
+                ("payload", payload),
+            ]
+            let body: [(String, YAMLNode)] = [
+                ("type", .string("object")), ("description", .string("The event \(event) of the top screen.")),
+                ("required", .list(required.map(YAMLNode.string))), ("properties", .map(properties)),
+            ]
+            schemas.append((name, .map(body)))
             eventUnion.append((event, name))
         }
         screenUnion = Self.union(union, on: "name", "A screen of the app; `name` tells which.")
@@ -96,16 +91,13 @@ struct AppSchemas {
     /// `Event`: one of the app's event requests, by `event`.
     private(set) var eventRequest: YAMLNode = .map([])
 
-    private static func union(_ members: [(value: String, schema: String)], on property: String, _ description: String)
-        -> YAMLNode
-    {
-        .map([
-            ("description", .string(description)),
-            ("oneOf", .list(members.map { .ref($0.schema) })),
-            ("discriminator", .map([
-                ("propertyName", .string(property)),
-                ("mapping", .map(members.map { ($0.value, .string("#/components/schemas/" + $0.schema)) })),
-            ])),
+    /// A `oneOf` of `members` (each a value of `property` and the schema it names).
+    private static func union(_ members: [(String, String)], on property: String, _ description: String) -> YAMLNode {
+        let mapping: [(String, YAMLNode)] = members.map { ($0.0, .string("#/components/schemas/" + $0.1)) }
+        let discriminator: YAMLNode = .map([("propertyName", .string(property)), ("mapping", .map(mapping))])
+        return .map([
+            ("description", .string(description)), ("oneOf", .list(members.map { .ref($0.1) })),
+            ("discriminator", discriminator),
         ])
     }
 
