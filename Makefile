@@ -48,7 +48,7 @@ test: deps test-deps
 	  echo "== $$example"; \
 	  rm -f $(CURDIR)/$$example/.build/exchanges.jsonl; \
 	  (cd $$example && $(SWIFT) build --build-tests \
-	    && COORDINATORD_EXCHANGE_LOG=$(CURDIR)/$$example/.build/exchanges.jsonl $(SWIFT) test --skip-build) || exit 1; \
+	    && OPENAPI_EXCHANGE_LOG=$(CURDIR)/$$example/.build/exchanges.jsonl $(SWIFT) test --skip-build) || exit 1; \
 	done
 	Examples/Shop/.build/debug/shop openapi > Examples/Shop/.build/openapi.yaml
 	$(VALIDATE) Examples/Shop/.build/openapi.yaml Examples/Shop/.build/exchanges.jsonl
@@ -59,8 +59,8 @@ generated-client:
 	.build/debug/coordinatord openapi > $(GENERATED)/Sources/SampleClient/openapi.yaml
 	rm -f $(GENERATED)/.build/exchanges.jsonl
 	cd $(GENERATED) && $(SWIFT) build --build-tests \
-	  && COORDINATORD_BINARY=$(CURDIR)/.build/debug/coordinatord \
-	     COORDINATORD_EXCHANGE_LOG=$(CURDIR)/$(GENERATED)/.build/exchanges.jsonl $(SWIFT) test --skip-build
+	  && OPENAPI_SERVER_BINARY=$(CURDIR)/.build/debug/coordinatord \
+	     OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(GENERATED)/.build/exchanges.jsonl $(SWIFT) test --skip-build
 	$(VALIDATE) $(GENERATED)/Sources/SampleClient/openapi.yaml $(GENERATED)/.build/exchanges.jsonl
 
 ## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql")

@@ -3,10 +3,10 @@ import Navigation
 import Synchronization
 
 /// Writes each request a test sends and the answer it got as one JSON line to the file named by
-/// `COORDINATORD_EXCHANGE_LOG`, when it is set: a validator then checks every exchange of a
+/// `OPENAPI_EXCHANGE_LOG`, when it is set: a validator then checks every exchange of a
 /// journey against the app's OpenAPI document (`make test` does, for the Shop's).
 enum ExchangeLog {
-    private static let path = ProcessInfo.processInfo.environment["COORDINATORD_EXCHANGE_LOG"]
+    private static let path = ProcessInfo.processInfo.environment["OPENAPI_EXCHANGE_LOG"]
     private static let lock = Mutex(())
 
     static func record(

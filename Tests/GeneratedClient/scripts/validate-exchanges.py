@@ -12,7 +12,7 @@ import json
 import sys
 
 import yaml
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
 
@@ -32,19 +32,21 @@ def strict(node):
 def main():
     document, exchanges = sys.argv[1], sys.argv[2]
     spec = strict(yaml.safe_load(open(document)))
-    openapi = OpenAPI.from_dict(spec)
+    # Problems are JSON too (RFC 9457).
+    config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+    openapi = OpenAPI.from_dict(spec, config=config)
     lines = [json.loads(line) for line in open(exchanges) if line.strip()]
     if not lines:
         sys.exit(f"{exchanges}: no exchanges recorded")
     failures = []
     for number, exchange in enumerate(lines, 1):
-        headers = {name: value for name, value in exchange["headers"].items()}
+        headers = {name.lower(): value for name, value in exchange["headers"].items()}
         path, _, query = exchange["path"].partition("?")
         body = exchange["body"].encode() or None
         request = MockRequest(
             "http://127.0.0.1", exchange["method"].lower(), path, args=None, headers=headers, data=body,
-            content_type=headers.get("Content-Type", headers.get("content-type", "application/json")))
-        response_headers = exchange["responseHeaders"]
+            content_type=headers.get("content-type", "application/json"))
+        response_headers = {name.lower(): value for name, value in exchange["responseHeaders"].items()}
         response = MockResponse(
             exchange["responseBody"].encode(), status_code=exchange["status"], headers=response_headers,
             content_type=response_headers.get("content-type", "application/json").split(";")[0])

@@ -19,9 +19,9 @@ typealias Schemas = Components.Schemas
 
         // Sign-up: three steps, typed payloads; the last signs in and rotates the token.
         try await walk.send { .signUp(.init(screen: $0, event: .signUp)) }
-        try await walk.send { .next(.init(screen: $0, event: .next, payload: .emailField(.init(email: "ada@example.com")))) }
+        try await walk.send { .next(.init(screen: $0, event: .next, payload: .EmailField(.init(email: "ada@example.com")))) }
         try await walk.send {
-            .next(.init(screen: $0, event: .next, payload: .passwordField(.init(password: "correct horse battery staple"))))
+            .next(.init(screen: $0, event: .next, payload: .PasswordField(.init(password: "correct horse battery staple"))))
         }
         let anonymous = walk.bearer.token.withLock { $0 }
         let signedUp = try await walk.send {
@@ -32,7 +32,7 @@ typealias Schemas = Components.Schemas
 
         // Compose a post; the timeline's props are typed: posts with their author.
         try await walk.send { .compose(.init(screen: $0, event: .compose)) }
-        try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .postText(.init(text: "Hello, coordinators!")))) }
+        try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .PostText(.init(text: "Hello, coordinators!")))) }
         guard case .timeline(let timeline) = walk.top else { Issue.record("after posting: \(walk.top)"); return }
         let post = try #require(timeline.props.posts.first)
         #expect(post.text == "Hello, coordinators!" && post.author.displayName == "Ada")
@@ -79,13 +79,13 @@ typealias Schemas = Components.Schemas
         #expect(walk.state.user == nil)
         try await walk.send { .logIn(.init(screen: $0, event: .logIn)) }
         let credentials = Schemas.Credentials(email: "ada@example.com", password: "correct horse battery staple")
-        #expect(try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .credentials(credentials))) }.token != nil)
+        #expect(try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .Credentials(credentials))) }.token != nil)
         #expect(walk.state.user?.displayName == "Ada")
         try await walk.send { .selectTab(.init(screen: $0, event: .selectTab, payload: .init(tab: "profile"))) }
         try await walk.send { .openSettings(.init(screen: $0, event: .openSettings)) }
         try await walk.send { .changePassword(.init(screen: $0, event: .changePassword)) }
         let change = Schemas.PasswordChange(currentPassword: "correct horse battery staple", newPassword: "a brand new passphrase 2026")
-        #expect(try await walk.send { .save(.init(screen: $0, event: .save, payload: .passwordChange(change))) }.token != nil)
+        #expect(try await walk.send { .save(.init(screen: $0, event: .save, payload: .PasswordChange(change))) }.token != nil)
 
         // Delete the account: the token rotates once more and the session starts over signed out.
         try await walk.send { .deleteAccount(.init(screen: $0, event: .deleteAccount)) }
@@ -124,8 +124,8 @@ struct Walk {
 
     static func top(of stack: [Schemas.Layer]) -> Schemas.Screen? {
         switch stack.last {
-        case .stackLayer(let layer): layer.screens.last
-        case .tabsLayer(let layer): layer.tabs.first { $0.name == layer.selectedTab }?.screens.last
+        case .StackLayer(let layer): layer.screens.last
+        case .TabsLayer(let layer): layer.tabs.first { $0.name == layer.selectedTab }?.screens.last
         case nil: nil
         }
     }

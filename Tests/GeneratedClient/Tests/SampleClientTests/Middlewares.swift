@@ -18,20 +18,22 @@ final class BearerToken: ClientMiddleware {
 }
 
 /// Test plumbing, not client code: writes each exchange as one JSON line to the file named by
-/// `COORDINATORD_EXCHANGE_LOG` (the strict validator of `make test` reads it), and keeps the
+/// `OPENAPI_EXCHANGE_LOG` (the strict validator of `make test` reads it), and keeps the
 /// last request's header fields for the test to look at.
 final class Recorder: ClientMiddleware {
     let lastRequest = Mutex<HTTPFields>([:])
-    private let file = ProcessInfo.processInfo.environment["COORDINATORD_EXCHANGE_LOG"]
+    private let file = ProcessInfo.processInfo.environment["OPENAPI_EXCHANGE_LOG"]
     private let lock = Mutex(())
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let sent = try await body.map { try await Data(collecting: $0, upTo: 1 << 20) }
+        var sent: Data? = nil
+        if let body { sent = try await Data(collecting: body, upTo: 1 << 20) }
         let (response, answer) = try await next(request, sent.map { HTTPBody($0) }, baseURL)
-        let received = try await answer.map { try await Data(collecting: $0, upTo: 1 << 20) } ?? Data()
+        var received = Data()
+        if let answer { received = try await Data(collecting: answer, upTo: 1 << 20) }
         lastRequest.withLock { $0 = request.headerFields }
         if let file {
             func fields(_ fields: HTTPFields) -> [String: String] {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The real `coordinatord` binary (`COORDINATORD_BINARY`, else the repository's debug build) serving
+/// The real `coordinatord` binary (`OPENAPI_SERVER_BINARY`, else the repository's debug build) serving
 /// the sample app on a free port with a fresh SQLite file; stopped when the test ends.
 final class Server: Sendable {
     let url: URL
@@ -10,7 +10,7 @@ final class Server: Sendable {
     init() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = ProcessInfo.processInfo.environment["COORDINATORD_BINARY"]
+        let binary = ProcessInfo.processInfo.environment["OPENAPI_SERVER_BINARY"]
             ?? repository.appendingPathComponent(".build/debug/coordinatord").path
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("generated-client-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
