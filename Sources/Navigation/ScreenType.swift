@@ -151,7 +151,9 @@ extension ScreenType {
                 payloadShapes: Dictionary(Output.events.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first }),
                 type: ObjectIdentifier(Self.self), typeDescription: "\(Self.self)",
                 schemas: ScreenSchemas(
-                    props: Schema.valueSchema(of: Props.self),
+                    // `NoProps` decodes nothing, yet is always sent as `{}`.
+                    props: Props.self == NoProps.self
+                        ? .object(type: "NoProps", members: [], complete: true) : Schema.valueSchema(of: Props.self),
                     payloads: Dictionary(Output.events.map { ($0.name, $0.schema) }, uniquingKeysWith: { first, _ in first })))
         }
     }

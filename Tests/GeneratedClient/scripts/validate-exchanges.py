@@ -62,6 +62,19 @@ def main():
             openapi.validate_response(request, response)
         except Exception as error:
             failures.append(f"{where}: response: {error!r} {getattr(error, '__cause__', '')!r}")
+    # The validator itself: an undeclared member in an answer must fail, or "valid" means nothing.
+    probe = next(e for e in lines if e["responseBody"].startswith("{") and 200 <= e["status"] < 300)
+    tampered = dict(json.loads(probe["responseBody"]), undeclared=True)
+    try:
+        openapi.validate_response(
+            MockRequest("http://127.0.0.1", probe["method"].lower(), probe["path"].partition("?")[0],
+                        headers={k.lower(): v for k, v in probe["headers"].items()}, data=probe["body"].encode() or None,
+                        content_type="application/json"),
+            MockResponse(json.dumps(tampered).encode(), status_code=probe["status"],
+                         headers={k.lower(): v for k, v in probe["responseHeaders"].items()}, content_type="application/json"))
+        failures.append("the validator accepted an undeclared member: it is not strict")
+    except Exception:
+        pass
     for failure in failures:
         print(failure)
     print(f"{len(lines) - len({f.split(':')[0] for f in failures})} of {len(lines)} exchanges valid against {document}")
