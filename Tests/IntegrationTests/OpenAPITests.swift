@@ -97,8 +97,10 @@ import Testing
                 assert props.get("required", []) == required, (screen["name"], props)
                 for field in screen["props"]:
                     declared = props["properties"][field["name"]]
-                    if field["optional"] and "$ref" not in declared:
-                        assert "null" in declared["type"], (screen["name"], field)
+                    if field["optional"]:
+                        nullable = declared == {} or "null" in declared.get("type", [])
+                        nullable = nullable or "null" in schemas.get(declared.get("$ref", "/").split("/")[-1], {}).get("type", [])
+                        assert nullable, (screen["name"], field, declared)
             # The timeline's posts are a list of a named item schema, its author a named object.
             timeline = schemas[target(schemas["TimelineScreen"]["properties"]["props"])]
             posts = timeline["properties"]["posts"]
