@@ -8,7 +8,7 @@ DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-
 TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
 BENCH_PACKAGES := wrk postgresql
 
-.PHONY: all deps test-deps build release run test bench install clean
+.PHONY: all deps test-deps build release run test generated-client bench install clean
 
 all: build
 
@@ -26,24 +26,42 @@ release: deps
 run: build
 	.build/debug/coordinatord serve --port $(PORT) --database $(DATABASE)
 
-## test-deps: what only the tests need (Chromium for the browser test, the OpenAPI validator)
+## test-deps: what only the tests need (Chromium for the browser test, the OpenAPI validators)
 test-deps:
 	@scripts/apt-ensure $(TEST_PACKAGES)
-	@python3 -c "import yaml, openapi_spec_validator, selenium" 2>/dev/null \
-	  || python3 -m pip install -q pyyaml openapi-spec-validator selenium
+	@python3 -c "import yaml, openapi_spec_validator, openapi_core, selenium" 2>/dev/null \
+	  || python3 -m pip install -q pyyaml openapi-spec-validator openapi-core selenium
 
 # Apps built on the platform, each its own package depending on this one by path. Examples/Greeter
 # (the guide's code) is built, tested and served by GuideTests, from a copy outside the repository.
 EXAMPLES := Examples/Shop
 
-## test: build and run every test (unit, integration against the real binary; GuideTests builds the guide's package outside the repository), and the examples'
+# The generated-client check: a Swift client generated from the sample app's served document.
+GENERATED := Tests/GeneratedClient
+VALIDATE := python3 $(GENERATED)/scripts/validate-exchanges.py
+
+## test: build and run every test (unit, integration against the real binary; GuideTests builds the guide's package outside the repository), the examples', and the generated client's
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@for example in $(EXAMPLES); do \
 	  echo "== $$example"; \
-	  (cd $$example && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build) || exit 1; \
+	  rm -f $(CURDIR)/$$example/.build/exchanges.jsonl; \
+	  (cd $$example && $(SWIFT) build --build-tests \
+	    && OPENAPI_EXCHANGE_LOG=$(CURDIR)/$$example/.build/exchanges.jsonl $(SWIFT) test --skip-build) || exit 1; \
 	done
+	Examples/Shop/.build/debug/shop openapi > Examples/Shop/.build/openapi.yaml
+	$(VALIDATE) Examples/Shop/.build/openapi.yaml Examples/Shop/.build/exchanges.jsonl
+	@$(MAKE) --no-print-directory generated-client
+
+## generated-client: generate a Swift client from the sample app's document (swift-openapi-generator), walk the README journey with it against the real server, and validate every exchange strictly (openapi-core)
+generated-client:
+	.build/debug/coordinatord openapi > $(GENERATED)/Sources/SampleClient/openapi.yaml
+	rm -f $(GENERATED)/.build/exchanges.jsonl
+	cd $(GENERATED) && $(SWIFT) build --build-tests \
+	  && OPENAPI_SERVER_BINARY=$(CURDIR)/.build/debug/coordinatord \
+	     OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(GENERATED)/.build/exchanges.jsonl $(SWIFT) test --skip-build
+	$(VALIDATE) $(GENERATED)/Sources/SampleClient/openapi.yaml $(GENERATED)/.build/exchanges.jsonl
 
 ## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql" or "--only peer"; the peer, bench/peer, is built here only)
 bench: release
@@ -57,4 +75,4 @@ install: release
 	install -D -m 0644 deploy/coordinatord.service $(DESTDIR)/etc/systemd/system/coordinatord.service
 
 clean:
-	rm -rf .build
+	rm -rf .build $(GENERATED)/.build

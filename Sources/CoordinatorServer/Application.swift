@@ -58,7 +58,8 @@ struct Application {
         if options.testHooks {
             TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
         }
-        try Self.serveFile("api/openapi.yaml", at: "/openapi.yaml", type: "application/yaml", in: &router)
+        // The app's own document (its screens typed), generated from its declarations at start.
+        Self.serve(Array(try AppDocument.yaml(for: app).utf8), at: "/openapi.yaml", type: "application/yaml", in: &router)
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)
         try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
         try Self.serveFile("web/style.css", at: "/style.css", type: "text/css; charset=utf-8", in: &router)
@@ -77,7 +78,11 @@ struct Application {
 
     /// Serves a file built into the binary.
     private static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
-        let body = try ShippedFiles.file(name)
+        serve(try ShippedFiles.file(name), at: path, type: type, in: &router)
+    }
+
+    /// Serves `body` as a file.
+    private static func serve(_ body: [UInt8], at path: String, type: String, in router: inout Router) {
         let headers = HTTPHeaders([
             ("Content-Type", type), ("Cache-Control", "no-cache"), ("Content-Security-Policy", contentSecurityPolicy),
         ])

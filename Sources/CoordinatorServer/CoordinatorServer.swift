@@ -9,7 +9,7 @@ import Foundation
 /// await CoordinatorServer.main(ServedApp(name: "shop", navigation: Shop.navigation, ...))
 /// ```
 ///
-/// and gets the whole command line: `serve` (the default), `migrate`, `routes`, `--version`,
+/// and gets the whole command line: `serve` (the default), `migrate`, `routes`, `openapi`, `--version`,
 /// every flag also as a `COORDINATORD_*` environment variable, and, when serving, the REST API
 /// of sessions, `/healthz`, `/metrics`, `/openapi.yaml`, `/v1/screens` and the web client.
 public enum CoordinatorServer {
@@ -33,6 +33,7 @@ public enum CoordinatorServer {
                 try await serve.run(app, settings: app.parseSettings(run.app))
             case let migrate as Migrate: try await migrate.run(app)
             case let routes as Routes: try await routes.run(app)
+            case let openAPI as OpenAPICommand: try await openAPI.run(app)
             default:
                 var command = command
                 try command.run()
@@ -43,7 +44,7 @@ public enum CoordinatorServer {
     }
 }
 
-/// The command line: `serve` (the default), `migrate`, `routes`, `--version`.
+/// The command line: `serve` (the default), `migrate`, `routes`, `openapi`, `--version`.
 struct Command: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ProcessInfo.processInfo.processName,
@@ -52,7 +53,7 @@ struct Command: ParsableCommand {
             + "for example COORDINATORD_PORT=9000; a flag on the command line wins, and a COORDINATORD_* "
             + "variable that names no option is refused.",
         version: CoordinatorServer.version,
-        subcommands: [Serve.self, Migrate.self, Routes.self],
+        subcommands: [Serve.self, Migrate.self, Routes.self, OpenAPICommand.self],
         defaultSubcommand: Serve.self)
 }
 

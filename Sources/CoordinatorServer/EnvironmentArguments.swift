@@ -14,12 +14,12 @@ struct RunArguments: Equatable {
 enum EnvironmentArguments {
     /// The command's and the app's arguments: the command line's, split between the two, then
     /// `--option value` for each set variable whose option is absent. With no subcommand,
-    /// `serve` is meant; help, `--version` and `routes` take the command line as it is.
+    /// `serve` is meant; help, `--version`, `routes` and `openapi` take the command line as it is.
     static func prepare(
         _ arguments: [String], environment: [String: String], appSettings: any ParsableArguments.Type
     ) throws -> RunArguments {
         let passThrough = ["--help", "-h", "--version", "help", "--experimental-dump-help"]
-        if arguments.contains(where: passThrough.contains) || arguments.first == "routes" {
+        if arguments.contains(where: passThrough.contains) || ["routes", "openapi"].contains(arguments.first ?? "") {
             return RunArguments(command: arguments)
         }
         let named = ["serve", "migrate"].contains(arguments.first ?? "")

@@ -32,7 +32,9 @@ enum HTTPExchange {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
         try send(socket, Array((head + "\r\n").utf8) + body)
-        return try parse(receiveAll(socket))
+        let answer = try parse(receiveAll(socket))
+        ExchangeLog.record(method, path, headers: headers, body: body, answer: answer)
+        return answer
     }
 
     private static func connect(port: Int, seconds: Int) throws -> Int32 {

@@ -144,6 +144,8 @@ package struct ScreenDefinition: Sendable {
     let type: ObjectIdentifier?
     /// How errors name it: its Swift type, or its name.
     let typeDescription: String
+    /// Its props' and payloads' schemas, for documents.
+    package let schemas: ScreenSchemas
 
     /// A definition written by hand: the members of object and list fields are not known.
     package init(
@@ -160,13 +162,16 @@ package struct ScreenDefinition: Sendable {
         self.init(
             name, summary: summary, props: props, events: events, presentation: presentation, propsShape: shape(props),
             payloadShapes: Dictionary(events.map { ($0.name, shape($0.fields)) }, uniquingKeysWith: { first, _ in first }),
-            type: nil, typeDescription: "screen \"\(name)\"")
+            type: nil, typeDescription: "screen \"\(name)\"",
+            schemas: ScreenSchemas(
+                props: .object("", props),
+                payloads: Dictionary(events.map { ($0.name, .object("", $0.fields)) }, uniquingKeysWith: { first, _ in first })))
     }
 
     init(
         _ name: String, summary: String, props: [FieldDeclaration], events: [EventDeclaration],
         presentation: ScreenPresentation, propsShape: Shape, payloadShapes: [String: Shape], type: ObjectIdentifier?,
-        typeDescription: String
+        typeDescription: String, schemas: ScreenSchemas
     ) {
         self.name = name
         self.summary = summary
@@ -177,7 +182,16 @@ package struct ScreenDefinition: Sendable {
         self.payloadShapes = payloadShapes
         self.type = type
         self.typeDescription = typeDescription
+        self.schemas = schemas
     }
 
     package func event(named name: String) -> EventDeclaration? { events.first { $0.name == name } }
+}
+
+/// A screen's props and each event's payload as schemas (`ValueSchema`), for documents.
+package struct ScreenSchemas: Sendable {
+    /// What the props are.
+    package let props: ValueSchema
+    /// What each declared event's payload is, by event name.
+    package let payloads: [String: ValueSchema]
 }

@@ -11,7 +11,10 @@ enum Schema {
     /// checked against it when an app is built.
     static func shape<T: Decodable>(of type: T.Type) -> Shape { read(type).shape }
 
-    private static func read<T: Decodable>(_ type: T.Type) -> (fields: [FieldDeclaration], shape: Shape) {
+    /// What `type` is on the wire, members' types and list items included (for documents).
+    static func valueSchema<T: Decodable>(of type: T.Type) -> ValueSchema { read(type).schema }
+
+    private static func read<T: Decodable>(_ type: T.Type) -> (fields: [FieldDeclaration], shape: Shape, schema: ValueSchema) {
         known.value(for: type) {
             let recorder = Recorder(depth: 0)
             do {
@@ -20,11 +23,11 @@ enum Schema {
                 // A placeholder the type refused (an enum's raw value): the fields after it are unknown.
                 recorder.complete = false
             }
-            return (recorder.fields, recorder.shape)
+            return (recorder.fields, recorder.shape, recorder.schema(of: T.self))
         }
     }
 
-    private static let known = TypeMemo<(fields: [FieldDeclaration], shape: Shape)>()
+    private static let known = TypeMemo<(fields: [FieldDeclaration], shape: Shape, schema: ValueSchema)>()
 
     /// How deep list items are followed (a type may hold a list of itself).
     static let maximumDepth = 8
@@ -41,8 +44,18 @@ enum Schema {
         var single: Shape?
         /// False once part of the type could not be followed: then any member may be there.
         var complete = true
+        /// The members' schemas in decoding order, once the value asked for a keyed container.
+        var memberSchemas: [ValueMember] = []
+        /// What its single value or unkeyed container held, when it asked for one.
+        var singleSchema: ValueSchema?
 
         init(depth: Int) { self.depth = depth }
+
+        /// The value's schema, `type` being what it decoded as.
+        func schema(of type: Any.Type) -> ValueSchema {
+            if members != nil { return .object(type: ValueSchema.typeName(type), members: memberSchemas, complete: complete) }
+            return complete ? singleSchema ?? .open : .open
+        }
 
         var shape: Shape {
             guard complete else { return .unknown }
@@ -108,6 +121,7 @@ private struct SchemaDecoder: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         recorder.kind = recorder.kind ?? .array
         recorder.single = recorder.single ?? .array(.unknown)
+        recorder.singleSchema = recorder.singleSchema ?? .array(.open)
         return EmptyUnkeyedContainer()
     }
 
@@ -136,13 +150,15 @@ private func placeholder<T>(_ type: T.Type) -> (value: T, kind: FieldType)? {
 /// A list's elements are followed apart from the list (which decodes as empty), so that list
 /// items have a shape too; a type that holds a list of itself stops at `Schema.maximumDepth`.
 private protocol SchemaList {
-    static func element(depth: Int) -> (field: FieldDeclaration?, shape: Shape)
+    static func element(depth: Int) -> (field: FieldDeclaration?, shape: Shape, schema: ValueSchema)
 }
 
 extension Array: SchemaList where Element: Decodable {
-    fileprivate static func element(depth: Int) -> (field: FieldDeclaration?, shape: Shape) {
-        guard depth < Schema.maximumDepth, let probed = try? probe(Element.self, depth: depth) else { return (nil, .unknown) }
-        return (probed.field, probed.shape)
+    fileprivate static func element(depth: Int) -> (field: FieldDeclaration?, shape: Shape, schema: ValueSchema) {
+        guard depth < Schema.maximumDepth, let probed = try? probe(Element.self, depth: depth) else {
+            return (nil, .unknown, .open)
+        }
+        return (probed.field, probed.shape, probed.schema)
     }
 }
 
@@ -152,27 +168,32 @@ extension Dictionary: SchemaOpenValue {}
 extension JSONValue: SchemaOpenValue {}
 
 /// Decodes `type` with a nested schema decoder: a placeholder value, the kind it asked for, and its shape.
-private func probe<T: Decodable>(_ type: T.Type, depth: Int) throws -> (value: T, field: FieldDeclaration?, shape: Shape) {
-    if let (value, kind) = placeholder(type) { return (value, FieldDeclaration("", kind), .scalar) }
+private func probe<T: Decodable>(_ type: T.Type, depth: Int) throws -> (
+    value: T, field: FieldDeclaration?, shape: Shape, schema: ValueSchema
+) {
+    if let (value, kind) = placeholder(type) {
+        let field = FieldDeclaration("", kind)
+        return (value, field, .scalar, .field(kind, field.text))
+    }
     let nested = Schema.Recorder(depth: depth + 1)
     let value = try T(from: SchemaDecoder(recorder: nested))
     if let textual = T.self as? any TextField.Type {
-        return (value, FieldDeclaration("", textual.fieldType, text: textual.textRule), .scalar)
+        return (
+            value, FieldDeclaration("", textual.fieldType, text: textual.textRule), .scalar,
+            .field(textual.fieldType, textual.textRule)
+        )
     }
-    let shape: Shape
     var field = nested.kind.map { FieldDeclaration("", $0) }
     if let list = T.self as? any SchemaList.Type {
         let element = list.element(depth: depth + 1)
-        shape = .array(element.shape)
         field = FieldDeclaration("", .array, items: element.field)
+        return (value, field, .array(element.shape), .array(element.schema))
     } else if T.self is any SchemaOpenValue.Type {
-        shape = .unknown
-    } else {
-        shape = nested.shape
-        // An object's members, when all of them could be followed.
-        if nested.kind == .object, nested.complete { field = FieldDeclaration("", .object, members: nested.fields) }
+        return (value, field, .unknown, .open)
     }
-    return (value, field, shape)
+    // An object's members, when all of them could be followed.
+    if nested.kind == .object, nested.complete { field = FieldDeclaration("", .object, members: nested.fields) }
+    return (value, field, nested.shape, nested.schema(of: T.self))
 }
 
 private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -206,14 +227,14 @@ private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
 
     private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        let (value, field, shape) = try probe(type, depth: recorder.depth)
-        record(key, field, shape, optional: false)
+        let (value, field, shape, schema) = try probe(type, depth: recorder.depth)
+        record(key, field, shape, schema, optional: false)
         return value
     }
 
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        let (_, field, shape) = try probe(type, depth: recorder.depth)
-        record(key, field, shape, optional: true)
+        let (_, field, shape, schema) = try probe(type, depth: recorder.depth)
+        record(key, field, shape, schema, optional: true)
         return nil
     }
 
@@ -221,12 +242,12 @@ private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
         -> KeyedDecodingContainer<NestedKey>
     {
         // Its members are not followed: any name may be one.
-        record(key, FieldDeclaration("", .object), .unknown, optional: false)
+        record(key, FieldDeclaration("", .object), .unknown, .open, optional: false)
         return KeyedDecodingContainer(SchemaKeyedContainer<NestedKey>(recorder: Schema.Recorder(depth: recorder.depth + 1)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        record(key, FieldDeclaration("", .array), .array(.unknown), optional: false)
+        record(key, FieldDeclaration("", .array), .array(.unknown), .array(.open), optional: false)
         return EmptyUnkeyedContainer()
     }
 
@@ -238,8 +259,9 @@ private struct SchemaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 
-    private func record(_ key: Key, _ field: FieldDeclaration?, _ shape: Shape, optional: Bool) {
+    private func record(_ key: Key, _ field: FieldDeclaration?, _ shape: Shape, _ schema: ValueSchema, optional: Bool) {
         recorder.members?[key.stringValue] = shape
+        recorder.memberSchemas.append(ValueMember(name: key.stringValue, schema: schema, optional: optional))
         guard let field else { return }
         recorder.fields.append(field.named(key.stringValue, optional: optional))
     }
@@ -252,9 +274,10 @@ private struct SchemaSingleValueContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, field, shape) = try probe(type, depth: recorder.depth)
+        let (value, field, shape, schema) = try probe(type, depth: recorder.depth)
         recorder.kind = recorder.kind ?? field?.type
         recorder.single = recorder.single ?? shape
+        recorder.singleSchema = recorder.singleSchema ?? schema
         return value
     }
 }

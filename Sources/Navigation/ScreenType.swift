@@ -66,6 +66,8 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     /// The payload a client sends for `output`, or nil when `output` is another event; nil for
     /// events declared without it (`IncomingEvent` then reads the case's value by reflection).
     var payload: (@Sendable (Output) throws -> JSONValue?)? = nil
+    /// The payload's schema, for documents.
+    var schema: ValueSchema = .object(type: "", members: [], complete: true)
 
     /// An event without payload: `.event("clear", .clear)`.
     public static func event(_ name: String, _ output: Output) -> Self {
@@ -78,7 +80,8 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     ) -> Self {
         OutputEvent(
             name: name, fields: Schema.fields(of: Payload.self), shape: Schema.shape(of: Payload.self),
-            make: { payload in make(try JSONValue.decode(Payload.self, from: payload)) })
+            make: { payload in make(try JSONValue.decode(Payload.self, from: payload)) },
+            schema: Schema.valueSchema(of: Payload.self))
     }
 
     var declaration: EventDeclaration { EventDeclaration(name, fields) }
@@ -146,7 +149,12 @@ extension ScreenType {
                 events: Output.events.map(\.declaration), presentation: presentation,
                 propsShape: Schema.shape(of: Props.self),
                 payloadShapes: Dictionary(Output.events.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first }),
-                type: ObjectIdentifier(Self.self), typeDescription: "\(Self.self)")
+                type: ObjectIdentifier(Self.self), typeDescription: "\(Self.self)",
+                schemas: ScreenSchemas(
+                    // `NoProps` decodes nothing, yet is always sent as `{}`.
+                    props: Props.self == NoProps.self
+                        ? .object(type: "NoProps", members: [], complete: true) : Schema.valueSchema(of: Props.self),
+                    payloads: Dictionary(Output.events.map { ($0.name, $0.schema) }, uniquingKeysWith: { first, _ in first })))
         }
     }
 

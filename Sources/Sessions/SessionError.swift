@@ -7,8 +7,8 @@ package enum SessionError: Error {
     case unauthorized
     /// No such session, or the token is another session's.
     case notFound
-    /// The event came from a screen that is not on top; carries the current state.
-    case staleScreen(state: [UInt8], detail: String)
+    /// The event came from a screen that is not on top; carries the current state and its version.
+    case staleScreen(state: [UInt8], version: Int, detail: String)
     /// `If-Match` names another version; carries the current state.
     case versionMismatch(state: [UInt8], current: Int)
     /// The flow refuses for now.

@@ -71,7 +71,7 @@ extension SessionService {
         // Not `forEvent`: on a shared store the resident copy is checked against the stored version.
         try await withSession(id: request.sessionID, token: request.token) { session in
             .staleScreen(
-                state: render(session.current, id: session.id),
+                state: render(session.current, id: session.id), version: session.current.version,
                 detail: "Other events changed the session while this one was applied; it was not applied.")
         }
     }
@@ -137,7 +137,7 @@ extension SessionService {
             guard current.tree.top?.id == request.event.screen else {
                 try await ensureCurrent(session, version: current.version)
                 throw SessionError.staleScreen(
-                    state: render(current, id: session.id),
+                    state: render(current, id: session.id), version: current.version,
                     detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.top?.id).detail)
             }
             let applied: Applied

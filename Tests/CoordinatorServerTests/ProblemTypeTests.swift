@@ -56,7 +56,7 @@ import Testing
     /// three different 503s, and the same kind for one problem however it arises.
     @Test func eachErrorAnswersWithItsKind() {
         let state = Array(#"{"version":2}"#.utf8)
-        let stale = SessionError.staleScreen(state: state, detail: "stale").problem
+        let stale = SessionError.staleScreen(state: state, version: 2, detail: "stale").problem
         let inFlight = SessionError.idempotencyKeyInFlight.problem
         #expect(stale.status == 409 && inFlight.status == 409)
         #expect(stale.type == .staleScreen && inFlight.type == .idempotencyKeyInFlight)

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The OpenAPI document parses, validates as OpenAPI 3.1, is what the server serves, and names
-/// exactly the routes the router serves.
+/// The OpenAPI documents parse, validate as OpenAPI 3.1, and name exactly the routes the router
+/// serves: the generic contract (`api/openapi.yaml`) and the app's document the server serves
+/// (`coordinatord openapi`), which types each screen, its props and its events.
 @Suite struct OpenAPITests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -15,7 +16,18 @@ import Testing
         try await TestHTTP.offPool { try ChildProcess.run(executable, arguments) }
     }
 
-    @Test func documentValidatesAndNamesEveryRoute() async throws {
+    /// The sample app's document, as `coordinatord openapi` prints it, in a file.
+    static func appDocument() async throws -> (path: String, text: String) {
+        let printed = try await run(ServerProcess.binaryPath, ["openapi"])
+        #expect(printed.status == 0, "\(printed.output)")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString).yaml").path
+        try printed.output.write(toFile: path, atomically: true, encoding: .utf8)
+        return (path, printed.output)
+    }
+
+    @Test(arguments: ["generic", "app"]) func documentValidatesAndNamesEveryRoute(which: String) async throws {
+        var path = Self.document
+        if which == "app" { path = try await Self.appDocument().path }
         let script = """
             import sys, yaml
             from openapi_spec_validator import validate
@@ -25,23 +37,139 @@ import Testing
                 for method in item:
                     if method in ("get", "post", "put", "patch", "delete"):
                         print(method.upper(), path)
+                # HEAD is answered wherever GET is, and listed there.
+                assert ("get" in item) == ("head" in item), path
             """
-        let validated = try await Self.run("/usr/bin/env", ["python3", "-c", script, Self.document])
+        let validated = try await Self.run("/usr/bin/env", ["python3", "-c", script, path])
         #expect(validated.status == 0, "\(validated.output)")
         let documented = Set(validated.output.split(separator: "\n").map(String.init))
 
         let routes = try await Self.run(ServerProcess.binaryPath, ["routes"])
         #expect(routes.status == 0)
-        let served = Set(routes.output.split(separator: "\n").map(String.init))
+        var served = Set(routes.output.split(separator: "\n").map(String.init))
         #expect(served.count >= 9)
+        // The app's link pages (`/posts/{id}`) are the app's: only its own document lists them.
+        let linkPages = ["GET /posts/{id}", "GET /users/{id}", "GET /users/{id}/settings", "GET /settings", "GET /signup"]
+        #expect(served.isSuperset(of: linkPages))
+        if which == "generic" { served.subtract(linkPages) }
         #expect(documented == served)
     }
 
-    @Test func theServerServesTheDocument() async throws {
+    /// `/openapi.yaml` serves the app's document, the one `coordinatord openapi` prints, and it is
+    /// the generic contract with the app's schemas: not the generic contract itself.
+    @Test func theServerServesTheAppDocument() async throws {
         let server = try await ServerProcess.start()
         let response = try await TestHTTP.request(port: server.port, "GET", "/openapi.yaml")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/yaml")
-        #expect(response.body == Array(try Data(contentsOf: URL(fileURLWithPath: Self.document))))
+        let printed = try await Self.appDocument()
+        #expect(response.text == printed.text)
+        #expect(response.body != Array(try Data(contentsOf: URL(fileURLWithPath: Self.document))))
+        #expect(printed.text.contains("    TimelineScreen:\n"))
+    }
+
+    /// The shape of the app's document, as issue 21 asked for it: each screen its own schema, the
+    /// State's screens a `oneOf` by `name`, each event request typed with its payload, `user` a
+    /// nullable named `User`, a flat `EventAnswer`, no anonymous inline objects, a `default`
+    /// response everywhere, `ETag` on 409/412, `X-Request-Id`, and a relative server.
+    @Test func theAppDocumentTypesScreensAndEvents() async throws {
+        let server = try await ServerProcess.start()
+        let catalog = try await TestHTTP.request(port: server.port, "GET", "/v1/screens")
+        let catalogPath = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json").path
+        try catalog.text.write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        let script = #"""
+            import json, re, sys, yaml
+            document = yaml.safe_load(open(sys.argv[1]))
+            catalog = json.load(open(sys.argv[2]))
+            schemas = document["components"]["schemas"]
+            def pascal(name):
+                return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", name) if part)
+            def target(node):
+                return node["$ref"].split("/")[-1]
+            # Each screen its own schema; the union by `name` maps every screen to it.
+            union = schemas["Screen"]
+            assert union["discriminator"]["propertyName"] == "name", union
+            mapping = union["discriminator"]["mapping"]
+            assert sorted(mapping) == sorted(s["name"] for s in catalog["screens"]), mapping
+            for screen in catalog["screens"]:
+                schema = schemas[pascal(screen["name"]) + "Screen"]
+                assert mapping[screen["name"]].endswith("/" + pascal(screen["name"]) + "Screen")
+                assert schema["properties"]["name"]["enum"] == [screen["name"]]
+                props = schemas[target(schema["properties"]["props"])]
+                assert [p["name"] for p in screen["props"]] == list(props.get("properties", {})), (screen["name"], props)
+                required = [p["name"] for p in screen["props"] if not p["optional"]]
+                assert props.get("required", []) == required, (screen["name"], props)
+                for field in screen["props"]:
+                    declared = props["properties"][field["name"]]
+                    if field["optional"]:
+                        nullable = declared == {} or "null" in declared.get("type", [])
+                        nullable = nullable or "null" in schemas.get(declared.get("$ref", "/").split("/")[-1], {}).get("type", [])
+                        assert nullable, (screen["name"], field, declared)
+            # The timeline's posts are a list of a named item schema, its author a named object.
+            timeline = schemas[target(schemas["TimelineScreen"]["properties"]["props"])]
+            posts = timeline["properties"]["posts"]
+            assert posts["type"] == "array", posts
+            post = schemas[target(posts["items"])]
+            assert post["properties"]["text"] == {"type": "string"}, post
+            assert "author" in post["required"] and target(post["properties"]["author"]) in schemas
+            # Every event of every screen is a request typed by `event`, with its payload's schema.
+            events = schemas["Event"]["discriminator"]["mapping"]
+            declared = {e["name"] for s in catalog["screens"] for e in s["events"]} | {e["name"] for e in catalog["systemEvents"]}
+            assert set(events) == declared, (sorted(events), sorted(declared))
+            login_submit = schemas[events["submit"].split("/")[-1]]["properties"]["payload"]
+            payloads = [schemas[target(p)] for p in login_submit.get("oneOf", [login_submit])]
+            assert any(set(p["properties"]) == {"email", "password"} and p["additionalProperties"] is False for p in payloads), payloads
+            # The defects of issue 21.
+            assert schemas["State"]["properties"]["user"] == {"$ref": "#/components/schemas/User"}
+            assert schemas["User"]["type"] == ["object", "null"] and schemas["User"]["required"] == ["id", "displayName"]
+            assert "allOf" not in schemas["EventAnswer"] and "token" in schemas["EventAnswer"]["properties"]
+            assert [target(m) for m in schemas["Layer"]["oneOf"]] == ["StackLayer", "TabsLayer"]
+            assert document["servers"][0]["url"] == "/"
+            responses = document["components"]["responses"]
+            assert "ETag" in responses["Conflict"]["headers"] and "ETag" in responses["PreconditionFailed"]["headers"]
+            assert "Allow" in responses["MethodNotAllowed"]["headers"]
+            for path, item in document["paths"].items():
+                for method, operation in item.items():
+                    if method == "parameters": continue
+                    assert "default" in operation["responses"] and "405" in operation["responses"], (path, method)
+                    for status, response in operation["responses"].items():
+                        if status.startswith("2"):
+                            assert "X-Request-Id" in response.get("headers", {}), (path, method, status)
+            # No anonymous inline object: every object schema with properties is a named component.
+            def inline_objects(node, where, top):
+                found = []
+                if isinstance(node, dict):
+                    if not top and "properties" in node:
+                        found.append(where)
+                    for key, value in node.items():
+                        found += inline_objects(value, where + "/" + str(key), False)
+                elif isinstance(node, list):
+                    for index, value in enumerate(node):
+                        found += inline_objects(value, where + "/" + str(index), False)
+                return found
+            anonymous = [w for name, s in schemas.items() for w in inline_objects(s, name, True)]
+            anonymous += inline_objects(document["paths"], "paths", False)
+            assert not anonymous, anonymous
+            print("ok")
+            """#
+        let document = try await Self.appDocument().path
+        let checked = try await Self.run("/usr/bin/env", ["python3", "-c", script, document, catalogPath])
+        #expect(checked.status == 0 && checked.output.contains("ok"), "\(checked.output)")
+    }
+
+    /// A `409` (stale tap) and a `412` (If-Match of another version) carry the current State and
+    /// its version as `ETag`, as a `200` does, so a client adopts both at once.
+    @Test func conflictsCarryTheVersionOfTheirStateAsETag() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        let first = client.top
+        #expect(try await client.send("logIn").status == 200)
+        let stale = try await client.send("signUp", screen: first)
+        #expect(stale.status == 409)
+        #expect(stale.headers["etag"] == "\"\(client.version)\"")
+        #expect((stale.json["state"] as? [String: Any])?["version"] as? Int == client.version)
+        let mismatch = try await client.send("signUp", headers: ["If-Match": "\"1\""])
+        #expect(mismatch.status == 412)
+        #expect(mismatch.headers["etag"] == "\"\(client.version)\"")
     }
 }

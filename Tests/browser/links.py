@@ -41,7 +41,7 @@ def top(driver, name):
     """Waits until the top screen is `name` and no request is in flight."""
     wait = WebDriverWait(driver, 10)
     wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{name}"]')))
-    wait.until(lambda d: d.find_element(By.ID, "status").text not in ("", "…"))
+    wait.until(lambda d: d.find_element(By.ID, "app").get_attribute("aria-busy") == "false")
     check_console(driver)
     return driver.find_element(By.CSS_SELECTOR, "[data-top]")
 

@@ -15,12 +15,15 @@ extension SessionError: ProblemError {
                 headers: HTTPHeaders([("WWW-Authenticate", "Bearer")]))
         case .notFound:
             Problem(.sessionNotFound, detail: "No such session.")
-        case .staleScreen(let state, let detail):
-            Problem(.staleScreen, detail: detail, extensions: ["state": RawJSON(bytes: state)])
+        // The State a 409 or 412 carries comes with its version as `ETag`, as a 200's does.
+        case .staleScreen(let state, let version, let detail):
+            Problem(
+                .staleScreen, detail: detail, extensions: ["state": RawJSON(bytes: state)],
+                headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
         case .versionMismatch(let state, let current):
             Problem(
                 .versionMismatch, detail: "If-Match does not name the current version (\(current)).",
-                extensions: ["state": RawJSON(bytes: state)])
+                extensions: ["state": RawJSON(bytes: state)], headers: HTTPHeaders([("ETag", "\"\(current)\"")]))
         case .throttled(let throttled):
             throttled.problem
         case .idempotencyKeyReused:

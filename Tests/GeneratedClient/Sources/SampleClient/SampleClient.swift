@@ -1,0 +1,1 @@
+// The generated client: `Client` and `Components` come from openapi.yaml.

@@ -1,0 +1,151 @@
+import Foundation
+import OpenAPIRuntime
+import OpenAPIURLSession
+import SampleClient
+import Testing
+
+typealias Schemas = Components.Schemas
+
+/// The README journey, walked with nothing but the types swift-openapi-generator made from the
+/// sample app's served document: typed screens and props, typed event payloads, `user`, token
+/// rotation, `If-Match` (which the runtime sends percent-encoded), a stale tap's `409` adopted from
+/// its `state`, a `412` with its `ETag`, and an `Idempotency-Key` retry answered without applying twice.
+@Suite struct JourneyTests {
+    @Test func readmeJourneyWithTheGeneratedClient() async throws {
+        let server = try Server()
+        var walk = try await Walk(server.url)
+        #expect(walk.state.user == nil)
+        guard case .firstRun = walk.top else { Issue.record("first screen: \(walk.top)"); return }
+
+        // Sign-up: three steps, typed payloads; the last signs in and rotates the token.
+        try await walk.send { .signUp(.init(screen: $0, event: .signUp)) }
+        try await walk.send { .next(.init(screen: $0, event: .next, payload: .EmailField(.init(email: "ada@example.com")))) }
+        try await walk.send {
+            .next(.init(screen: $0, event: .next, payload: .PasswordField(.init(password: "correct horse battery staple"))))
+        }
+        let anonymous = walk.bearer.token.withLock { $0 }
+        let signedUp = try await walk.send {
+            .finish(.init(screen: $0, event: .finish, payload: .init(displayName: "Ada")))
+        }
+        #expect(signedUp.token != nil && walk.bearer.token.withLock { $0 } != anonymous)
+        #expect(walk.state.user?.displayName == "Ada")
+
+        // Compose a post; the timeline's props are typed: posts with their author.
+        try await walk.send { .compose(.init(screen: $0, event: .compose)) }
+        try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .PostText(.init(text: "Hello, coordinators!")))) }
+        guard case .timeline(let timeline) = walk.top else { Issue.record("after posting: \(walk.top)"); return }
+        let post = try #require(timeline.props.posts.first)
+        #expect(post.text == "Hello, coordinators!" && post.author.displayName == "Ada")
+        #expect(timeline.props.nextCursor == nil)
+
+        // If-Match with the current ETag applies (the runtime percent-encodes it: the server decodes it).
+        try await walk.send(ifMatch: walk.etag) { .openPost(.init(screen: $0, event: .openPost, payload: .init(postId: post.id))) }
+        #expect(walk.recorder.lastRequest.withLock { $0[.init("If-Match")!] }?.contains("%22") == true)
+        guard case .post(let shown) = walk.top else { Issue.record("after openPost: \(walk.top)"); return }
+        #expect(shown.props.post.text == "Hello, coordinators!")
+
+        // A stale tap: the post screen is gone once the author opens; its 409 carries the State, adopted.
+        let postScreen = walk.state.top
+        try await walk.send { .openUser(.init(screen: $0, event: .openUser, payload: .init(userId: post.author.id))) }
+        let versionBefore = walk.state.version
+        let stale = try await walk.client.postEvent(
+            path: .init(id: walk.id), body: .json(.popToRoot(.init(screen: postScreen, event: .popToRoot))))
+        guard case .conflict(let conflict) = stale else { Issue.record("stale tap: \(stale)"); return }
+        #expect(conflict.headers.eTag == "\"\(versionBefore)\"")
+        let staleState = try #require(try conflict.body.applicationProblemJson.state)
+        walk.adopt(staleState, etag: conflict.headers.eTag)
+        guard case .user = walk.top else { Issue.record("adopted: \(walk.top)"); return }
+
+        // A 412: If-Match names an old version; the answer carries the current one as ETag.
+        let mismatch = try await walk.client.postEvent(
+            path: .init(id: walk.id), headers: .init(ifMatch: "\"1\""),
+            body: .json(.popToRoot(.init(screen: walk.state.top, event: .popToRoot))))
+        guard case .preconditionFailed(let failed) = mismatch else { Issue.record("412: \(mismatch)"); return }
+        #expect(failed.headers.eTag == walk.etag)
+        #expect(try failed.body.applicationProblemJson.state?.version == walk.state.version)
+        try await walk.send { .popToRoot(.init(screen: $0, event: .popToRoot)) }
+
+        // An Idempotency-Key retry (an answer lost on the way) returns the first answer; nothing applies twice.
+        let key = UUID().uuidString
+        let top = walk.state.top
+        let first = try await walk.send(key: key) { _ in .selectTab(.init(screen: top, event: .selectTab, payload: .init(tab: "profile"))) }
+        let retried = try await walk.send(key: key) { _ in .selectTab(.init(screen: top, event: .selectTab, payload: .init(tab: "profile"))) }
+        #expect(retried.version == first.version && retried.top == first.top)
+        guard case .profile = walk.top else { Issue.record("profile tab: \(walk.top)"); return }
+
+        // Sign out (the token rotates, `user` is null), log in again, change the password.
+        try await walk.send { .openSettings(.init(screen: $0, event: .openSettings)) }
+        #expect(try await walk.send { .signOut(.init(screen: $0, event: .signOut)) }.token != nil)
+        #expect(walk.state.user == nil)
+        try await walk.send { .logIn(.init(screen: $0, event: .logIn)) }
+        let credentials = Schemas.Credentials(email: "ada@example.com", password: "correct horse battery staple")
+        #expect(try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .Credentials(credentials))) }.token != nil)
+        #expect(walk.state.user?.displayName == "Ada")
+        try await walk.send { .selectTab(.init(screen: $0, event: .selectTab, payload: .init(tab: "profile"))) }
+        try await walk.send { .openSettings(.init(screen: $0, event: .openSettings)) }
+        try await walk.send { .changePassword(.init(screen: $0, event: .changePassword)) }
+        let change = Schemas.PasswordChange(currentPassword: "correct horse battery staple", newPassword: "a brand new passphrase 2026")
+        #expect(try await walk.send { .save(.init(screen: $0, event: .save, payload: .PasswordChange(change))) }.token != nil)
+
+        // Delete the account: the token rotates once more and the session starts over signed out.
+        try await walk.send { .deleteAccount(.init(screen: $0, event: .deleteAccount)) }
+        guard case .confirmDelete = walk.top else { Issue.record("confirm: \(walk.top)"); return }
+        let deleted = try await walk.send {
+            .confirm(.init(screen: $0, event: .confirm, payload: .init(password: "a brand new passphrase 2026")))
+        }
+        #expect(deleted.token != nil && walk.state.user == nil)
+        let final = try await walk.client.getSession(path: .init(id: walk.id))
+        guard case .ok(let ok) = final, case .firstRun = Walk.top(of: try ok.body.json.stack) else {
+            Issue.record("final state: \(final)")
+            return
+        }
+    }
+}
+
+/// The client side of the journey: the generated `Client`, the session's token and its State.
+struct Walk {
+    let client: Client
+    let bearer = BearerToken()
+    let recorder = Recorder()
+    let id: String
+    var state: Schemas.State
+    var etag: String?
+
+    init(_ url: URL) async throws {
+        client = Client(serverURL: url, transport: URLSessionTransport(), middlewares: [bearer, recorder])
+        let created = try await client.createSession(body: .json(.init(platform: .web))).created
+        let body = try created.body.json
+        bearer.token.withLock { $0 = body.token }
+        (id, state, etag) = (body.session.id, body.session, created.headers.eTag)
+    }
+
+    /// The screen that accepts events now: the last of the top layer's (selected tab's) stack.
+    var top: Schemas.Screen? { Self.top(of: state.stack) }
+
+    static func top(of stack: [Schemas.Layer]) -> Schemas.Screen? {
+        switch stack.last {
+        case .StackLayer(let layer): layer.screens.last
+        case .TabsLayer(let layer): layer.tabs.first { $0.name == layer.selectedTab }?.screens.last
+        case nil: nil
+        }
+    }
+
+    /// Posts the event `make` builds for the top screen's id; adopts the answer and a rotated token.
+    @discardableResult
+    mutating func send(
+        ifMatch: String? = nil, key: String? = nil, _ make: (String) -> Schemas.Event
+    ) async throws -> Schemas.EventAnswer {
+        let output = try await client.postEvent(
+            path: .init(id: id), headers: .init(ifMatch: ifMatch, idempotencyKey: key), body: .json(make(state.top)))
+        let ok = try output.ok
+        let answer = try ok.body.json
+        if let token = answer.token { bearer.token.withLock { $0 = token } }
+        adopt(.init(id: answer.id, version: answer.version, user: answer.user, stack: answer.stack, top: answer.top), etag: ok.headers.eTag)
+        return answer
+    }
+
+    mutating func adopt(_ state: Schemas.State, etag: String?) {
+        self.state = state
+        self.etag = etag
+    }
+}
