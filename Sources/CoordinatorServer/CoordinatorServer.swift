@@ -33,6 +33,7 @@ public enum CoordinatorServer {
                 try await serve.run(app, settings: app.parseSettings(run.app))
             case let migrate as Migrate: try await migrate.run(app)
             case let routes as Routes: try await routes.run(app)
+            case let check as CheckDeploy: try await check.run(app)
             default:
                 var command = command
                 try command.run()
@@ -52,7 +53,7 @@ struct Command: ParsableCommand {
             + "for example COORDINATORD_PORT=9000; a flag on the command line wins, and a COORDINATORD_* "
             + "variable that names no option is refused.",
         version: CoordinatorServer.version,
-        subcommands: [Serve.self, Migrate.self, Routes.self],
+        subcommands: [Serve.self, Migrate.self, Routes.self, CheckDeploy.self],
         defaultSubcommand: Serve.self)
 }
 
