@@ -171,7 +171,7 @@ import Testing
         #expect(try await Self.history(other).isEmpty)
         ProblemAssertions.expect(try await client.get("/history/48"), 404, "version-not-retained")
         // The sessions themselves live on (idle timeout is a week).
-        try Journey.expect200(try await client.send("signUp"))
+        try Journey.expect200(try await client.send("back"))
         #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [49])
     }
 

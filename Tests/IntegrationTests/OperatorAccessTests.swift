@@ -45,7 +45,7 @@ import Testing
         try await server.stop()
         let log = try String(contentsOfFile: server.logPath, encoding: .utf8)
         let reads = log.split(separator: "\n").filter { $0.contains("operator read") && $0.contains(client.id) }
-        #expect(reads.count == 8, "\(log)")
+        #expect(reads.count == 7, "\(log)")
         #expect(!log.contains(Self.key))
     }
 

@@ -41,7 +41,9 @@ import Testing
         mutating func start(_ context: inout Context) throws {}
         mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling { .unhandled }
         static func migrate(_ state: JSONValue, fromSchema version: Int) throws -> JSONValue? {
-            version == 2 ? state : nil
+            // Only the step from 2 (the form of 2 and 3 is the same); `nil`, not `.null`: there is no way from 1.
+            guard version == 2 else { return nil }
+            return state
         }
     }
 

@@ -27,7 +27,8 @@ struct OperatorAccess: Sendable {
                 .operatorUnauthorized, detail: "The operator key is required (Authorization: Bearer <operator key>).",
                 headers: HTTPHeaders([("WWW-Authenticate", "Bearer realm=\"operator\"")]))
         }
-        logger.notice(
+        // An audit line: at warning, so that it stays when the log is turned down to warnings.
+        logger.warning(
             "operator read",
             metadata: [
                 "path": "\(LogText.escaped(request.path))", "session": "\(LogText.escaped(request.pathParameters["id"] ?? ""))",
