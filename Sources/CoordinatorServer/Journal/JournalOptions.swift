@@ -16,7 +16,7 @@ struct JournalOptions: ParsableArguments {
     @Option(help: "This node's name in journal entries; the host name when omitted.")
     var nodeName: String?
 
-    @Option(help: "The operator key (at least 32 characters) that operator endpoints and the inspector require; none when omitted. Prefer --operator-key-file.")
+    @Option(help: "The operator key (at least 32 characters) that operator endpoints and the inspector require; none when omitted. Visible in the process list: prefer the key file.")
     var operatorKey: String?
 
     @Option(help: "File holding the operator key (its first line); none when omitted.")
