@@ -2,7 +2,12 @@ import Navigation
 
 /// The app: a counter, a detail screen pushed over it, and a code redeemed with a secret field.
 enum Counter {
+    /// The `v1-detour` build: today's coordinator, but `open` no longer shows the detail.
+    /// `nonisolated(unsafe)`: set once, in `navigation(_:)` before anything is served, then only read.
+    nonisolated(unsafe) static var detour = false
+
     static func navigation(_ variant: String) -> NavigationApp {
+        detour = variant == "v1-detour"
         let screens: [any ScreenType.Type] = [CounterScreen.self, DetailScreen.self]
         switch variant {
         case "v2": return NavigationApp(screens: screens, coordinators: [CounterV2.self], root: { _ in CounterV2() })
@@ -55,6 +60,7 @@ extension Counting {
         case .increment: count += 1
         case .redeem: count += 10
         case .open:
+            if Counter.detour { return .handled }
             try context.push(DetailScreen.self, .init(count: count))
             return .handled
         }

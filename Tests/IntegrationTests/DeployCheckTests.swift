@@ -72,6 +72,13 @@ import Testing
         #expect(migrating.output.contains("replayed: 8 events of 2 sessions\n"))
         #expect(migrating.output.contains("navigation differs: 0\n"))
 
+        // A build that navigates differently: `open` no longer shows the detail. Nothing is lost,
+        // but each replayed `open` is reported with the stack users saw and the one they would see.
+        let detour = try await Self.check(database, variant: "v1-detour")
+        #expect(detour.status == 0, "\(detour.output)")
+        #expect(detour.output.contains("navigation differs: 2\n"), "\(detour.output)")
+        #expect(detour.output.contains("v2→v3 open: saw root:[counter(increment,open,redeem) detail()], now root:[counter(increment,open,redeem)]"))
+
         // The check wrote nothing: today's build still serves every session as it was.
         let server = try await Self.serve(database, variant: "v1")
         #expect(try await TestHTTP.request(port: server.port, "GET", "/metrics").status == 200)
