@@ -129,7 +129,7 @@ package struct DeployCheck: Sendable {
         report.replayedSessions += 1
         for (previous, entry) in zip(entries, entries.dropFirst()) where entry.before == previous.version {
             if entry.event.hasPrefix("(") { continue }  // (start), (fallback): not events
-            guard entry.redacted.isEmpty else {
+            guard JournalSQL.redacted(fromText: entry.redacted).isEmpty else {
                 report.notReplayable["secret or undeclared payload fields are not journaled", default: 0] += 1
                 continue
             }

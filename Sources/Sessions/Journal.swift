@@ -94,7 +94,7 @@ enum JournalSQL {
                 .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
                 .text(record.screen), .text(record.screenName), .text(record.event),
                 .text(String(decoding: record.payload.payload.serialized(), as: UTF8.self)),
-                .text(record.payload.redacted.joined(separator: ",")), .int(record.replay ? 1 : 0),
+                .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
                 record.snapshot.map { .blob($0) } ?? .null,
             ])
         if !record.replay && record.version % trimEvery == 0 && record.version > keep {
@@ -102,6 +102,15 @@ enum JournalSQL {
                 "DELETE FROM session_journal WHERE session_id = ?1 AND version <= ?2",
                 [.text(record.session), .int(record.version - max(1, keep))])
         }
+    }
+
+    /// The names of the members left out of a payload, as stored: a JSON array (a name may hold any character).
+    static func redactedText(_ names: [String]) -> String {
+        String(decoding: JSONValue.array(names.map(JSONValue.string)).serialized(), as: UTF8.self)
+    }
+
+    static func redacted(fromText text: String) -> [String] {
+        ((try? JSONValue.parse(Array(text.utf8)))?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
     /// How often (in versions) a session's journal is trimmed to its newest versions.
@@ -119,7 +128,7 @@ enum JournalSQL {
             JournalEntry(
                 id: row.int64(0), versionBefore: row.int(1), version: row.int(2), at: row.int64(3), node: row.string(4),
                 screen: row.string(5), screenName: row.string(6), event: row.string(7), payload: row.string(8),
-                redacted: row.string(9).split(separator: ",").map(String.init), replay: row.int(10) == 1,
+                redacted: redacted(fromText: row.string(9)), replay: row.int(10) == 1,
                 hasSnapshot: row.int(11) == 1)
         }
     }
