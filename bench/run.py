@@ -546,7 +546,8 @@ def report(r, options):
 # --only NAME: what to measure, and how to print it.
 def journal(work, options):
     """The navigation load with the journal on and off (`--journal`), on SQLite and on PostgreSQL:
-    events/s and server CPU per event of each, and the journal's bytes per event."""
+    events/s and server CPU per event of each, the journal's bytes per event, and the time
+    `check-deploy` takes over `--cold` stored sessions."""
     results = {}
     for setting in ("on", "off"):
         database = os.path.join(work, f"journal-{setting}.sqlite")
@@ -560,6 +561,14 @@ def journal(work, options):
                 " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
             results["sqlite_bytes_per_entry"] = size / count if count else 0
             db.close()
+    # The deploy check's speed: `--cold` stored sessions (each a copy of a first-run snapshot).
+    checked = os.path.join(work, "check-deploy.sqlite")
+    subprocess.check_call([SERVER, "migrate", "--database", checked, "--log-level", "error"])
+    subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(options.cold), snapshot_template(work)])
+    started = time.monotonic()
+    subprocess.run([SERVER, "check-deploy", "--database", checked, "--sample", "100"], check=True, stdout=subprocess.DEVNULL)
+    results["check_deploy_seconds"] = time.monotonic() - started
+    os.remove(checked)
     cluster = Postgres(work)
     try:
         for setting in ("on", "off"):
@@ -586,6 +595,8 @@ def print_journal(r, options):
               f"{cpu_total(on):.0f} vs {cpu_total(off):.0f} ({cpu_ratio:.2f}×); p99 {on['p99_ms']:.2f} vs {off['p99_ms']:.2f} ms")
     print(f"  journal bytes per entry: SQLite ~{r['sqlite_bytes_per_entry']:.0f} (row payload), "
           f"PostgreSQL {r['pg_bytes_per_entry']:.0f} (table and index size / rows)")
+    print(f"  check-deploy on {options.cold:,} stored sessions: {r['check_deploy_seconds']:.1f} s "
+          f"({options.cold / r['check_deploy_seconds']:,.0f} sessions/s)")
 
 
 SECTIONS = {
