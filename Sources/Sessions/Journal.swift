@@ -83,7 +83,16 @@ struct JournalRecord: Sendable {
 enum JournalSQL {
     /// Appends `record`; every `trimEvery` versions also drops the session's versions older than
     /// its newest `keep`, so a session's journal stays bounded without a scan of the table.
+    /// A replay changes nothing, so a client could replay one answer forever: at most
+    /// `replaysPerVersion` replays of each version are journaled.
     static func append(_ connection: any SQLConnection, _ record: JournalRecord, node: String, keep: Int) throws {
+        if record.replay {
+            let replays = try connection.queryFirst(
+                "SELECT count(*) FROM session_journal WHERE session_id = ?1 AND version = ?2 AND replay = 1",
+                [.text(record.session), .int(record.version)]
+            ) { $0.int(0) }
+            guard (replays ?? 0) < replaysPerVersion else { return }
+        }
         try connection.run(
             """
             INSERT INTO session_journal
@@ -112,6 +121,9 @@ enum JournalSQL {
     static func redacted(fromText text: String) -> [String] {
         ((try? JSONValue.parse(Array(text.utf8)))?.arrayValue ?? []).compactMap(\.stringValue)
     }
+
+    /// Replays journaled per session version at most.
+    static let replaysPerVersion = 8
 
     /// How often (in versions) a session's journal is trimmed to its newest versions.
     static let trimEvery = 16

@@ -147,6 +147,14 @@ import Testing
         #expect(entries.map { $0["event"] as? String ?? "" } == ["signUp", "signUp", "(start)"])
         #expect(entries.map { $0["replay"] as? Bool ?? false } == [true, false, false])
         #expect(entries.map { $0["version"] as? Int ?? 0 } == [2, 2, 1])
+
+        // Replaying one answer over and over does not grow the journal without bound: eight
+        // replays of a version are journaled at most.
+        for _ in 0..<10 {
+            try Journey.expect200(try await client.send("signUp", screen: screen, headers: ["Idempotency-Key": "k1"]))
+        }
+        let replays = try await Self.history(client).filter { $0["replay"] as? Bool == true }
+        #expect(replays.count == 8)
     }
 
     @Test(arguments: Backend.allCases) func retentionTrimsBySessionAndByAge(backend: Backend) async throws {
