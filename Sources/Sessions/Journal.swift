@@ -16,12 +16,21 @@ package struct JournalSettings: Sendable {
 
     package init(
         enabled: Bool = true, maxVersionsPerSession: Int = 1000, retentionSeconds: Int64 = 30 * 24 * 3600,
-        node: String = ProcessInfo.processInfo.hostName
+        node: String = JournalSettings.hostName
     ) {
         self.enabled = enabled
         self.maxVersionsPerSession = maxVersionsPerSession
         self.retentionSeconds = retentionSeconds
         self.node = node
+    }
+}
+
+extension JournalSettings {
+    /// This machine's host name, as `gethostname` says (no DNS lookup, unlike `ProcessInfo.hostName`).
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "node" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
