@@ -128,6 +128,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A test-only app whose flows fail on purpose (a constraint, a syntax error, a thrown error).
         .executableTarget(name: "FlowFaultsApp", dependencies: ["CoordinatorServer"], path: "Tests/FlowFaultsApp"),
+        // A test-only app in three builds of one coordinator, for the deploy check (issue 23).
+        .executableTarget(
+            name: "DeployCheckApp", dependencies: ["CoordinatorServer", "Navigation"], path: "Tests/DeployCheckApp"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),

@@ -8,8 +8,9 @@ core (apply one event and render a ten-screen session, no HTTP), and the shipped
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
 asserted. Then the same navigation load on PostgreSQL, with one node and with three nodes on one
 database, beside pgbench's simple-update rate on the same cluster. Options: --sessions N
---seconds S --cold N --resident N; --only navigation|cold|eviction|postgresql runs one section
-(postgresql: SQLite's navigation beside PostgreSQL's); BENCH_CHECKOUT=DIR in the environment
+--seconds S --cold N --resident N; --only navigation|cold|eviction|postgresql|journal runs one section
+(postgresql: SQLite's navigation beside PostgreSQL's; journal: the navigation load with
+--journal on and off on both stores, and the journal's bytes per event); BENCH_CHECKOUT=DIR in the environment
 measures the release build of another checkout, an earlier commit say, with this bench.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, urllib.request
@@ -35,7 +36,7 @@ def parse():
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the peer comparison (medians are printed)")
-    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer"], help="run one section only")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal"], help="run one section only")
     return parser.parse_args()
 
 
@@ -626,12 +627,68 @@ def report(r, options):
 
 
 # --only NAME: what to measure, and how to print it.
+def journal(work, options):
+    """The navigation load with the journal on and off (`--journal`), on SQLite and on PostgreSQL:
+    events/s and server CPU per event of each, the journal's bytes per event, and the time
+    `check-deploy` takes over `--cold` stored sessions."""
+    results = {}
+    for setting in ("on", "off"):
+        database = os.path.join(work, f"journal-{setting}.sqlite")
+        server = Server(database, "--journal", setting)
+        results[f"sqlite_{setting}"] = navigation(server, work, f"journal-sqlite-{setting}", options)
+        server.stop()
+        if setting == "on":
+            db = sqlite3.connect(database)
+            count, size = db.execute(
+                "SELECT count(*), coalesce(sum(length(snapshot) + length(payload) + length(screen) + length(screen_name)"
+                " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
+            results["sqlite_bytes_per_entry"] = size / count if count else 0
+            db.close()
+    # The deploy check's speed: `--cold` stored sessions (each a copy of a first-run snapshot).
+    checked = os.path.join(work, "check-deploy.sqlite")
+    subprocess.check_call([SERVER, "migrate", "--database", checked, "--log-level", "error"])
+    subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(options.cold), snapshot_template(work)])
+    started = time.monotonic()
+    subprocess.run([SERVER, "check-deploy", "--database", checked, "--sample", "100"], check=True, stdout=subprocess.DEVNULL)
+    results["check_deploy_seconds"] = time.monotonic() - started
+    os.remove(checked)
+    cluster = Postgres(work)
+    try:
+        for setting in ("on", "off"):
+            server = Server(cluster.database(f"journal_{setting}"), "--journal", setting)
+            results[f"pg_{setting}"] = navigation(server, work, f"journal-pg-{setting}", options)
+            server.stop()
+        out = cluster.run("psql", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "-d", "journal_on", "-At", "-c",
+                          "SELECT pg_total_relation_size('session_journal') / greatest(count(*), 1) FROM session_journal",
+                          capture=True)
+        results["pg_bytes_per_entry"] = float(out.strip() or 0)
+    finally:
+        cluster.stop()
+    return results
+
+
+def print_journal(r, options):
+    print(f"\njournal on ÷ off ({options.sessions} signed-in sessions, {options.connections} connections, "
+          f"{options.seconds} s a run; target events/s ratio >= 0.9):")
+    for store, label in (("sqlite", "SQLite"), ("pg", "PostgreSQL, one node")):
+        on, off = r[f"{store}_on"]["closed"], r[f"{store}_off"]["closed"]
+        ratio = on["rps"] / off["rps"] if off["rps"] else 0
+        cpu_ratio = cpu_total(on) / cpu_total(off) if cpu_total(off) else 0
+        print(f"  {label}: {on['rps']:,.0f} vs {off['rps']:,.0f} events/s (ratio {ratio:.2f}); CPU µs/event "
+              f"{cpu_total(on):.0f} vs {cpu_total(off):.0f} ({cpu_ratio:.2f}×); p99 {on['p99_ms']:.2f} vs {off['p99_ms']:.2f} ms")
+    print(f"  journal bytes per entry: SQLite ~{r['sqlite_bytes_per_entry']:.0f} (row payload), "
+          f"PostgreSQL {r['pg_bytes_per_entry']:.0f} (table and index size / rows)")
+    print(f"  check-deploy on {options.cold:,} stored sessions: {r['check_deploy_seconds']:.1f} s "
+          f"({options.cold / r['check_deploy_seconds']:,.0f} sessions/s)")
+
+
 SECTIONS = {
     "navigation": (navigation_only, print_navigation),
     "cold": (lambda work, options: cold_start(work, options, snapshot_template(work)), print_cold),
     "eviction": (lambda work, options: eviction(work, options, snapshot_template(work)), lambda r, options: print_eviction(r)),
     "postgresql": (postgresql, print_postgresql),
     "peer": (peer_comparison, print_peer),
+    "journal": (journal, print_journal),
 }
 
 

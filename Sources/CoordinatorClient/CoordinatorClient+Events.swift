@@ -49,6 +49,7 @@ extension CoordinatorClient {
         case .back: try await send("back")
         case .dismiss: try await send("dismiss")
         case .selectTab(let tab): try await send("selectTab", payload: ["tab": .string(tab)])
+        case .open(let link): try await send("open", payload: ["link": .string(link)])
         }
     }
 
@@ -80,4 +81,7 @@ public enum ShellAction: Sendable, Hashable {
     case dismiss
     /// A tab picked in a tab bar, by its name.
     case selectTab(String)
+    /// A link the app was opened with (`/posts/2`, from a universal link or a notification), in an
+    /// app that declares links (the catalog's `links`): the server moves the session to its screen.
+    case open(String)
 }

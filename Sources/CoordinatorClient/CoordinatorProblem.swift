@@ -77,6 +77,15 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
         public static let storageUnavailable = Kind(name: "storage-unavailable")
         public static let passwordQueueFull = Kind(name: "password-queue-full")
         public static let shuttingDown = Kind(name: "shutting-down")
+        public static let unknownLink = Kind(name: "unknown-link")
+        public static let linkTargetNotFound = Kind(name: "link-target-not-found")
+        public static let linkForbidden = Kind(name: "link-forbidden")
+        public static let invalidLink = Kind(name: "invalid-link")
+        public static let unhandledLink = Kind(name: "unhandled-link")
+        public static let versionNotRetained = Kind(name: "version-not-retained")
+        public static let invalidQuery = Kind(name: "invalid-query")
+        public static let operatorUnauthorized = Kind(name: "operator-unauthorized")
+        public static let operatorAccessDisabled = Kind(name: "operator-access-disabled")
 
         /// Every kind above: those the server sends today.
         public static let known: [Kind] = [
@@ -85,7 +94,8 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
             .contentTooLarge, .unsupportedMediaType, .undeclaredEvent, .invalidPayload, .unhandledEvent, .sessionLimit,
             .idempotencyKeyReused, .invalidPlatform, .throttled, .tooManyPasswordChecks, .tooManySessions,
             .internalError, .statementFailed, .unsupportedTransferCoding, .storageUnavailable, .passwordQueueFull,
-            .shuttingDown,
+            .shuttingDown, .unknownLink, .linkTargetNotFound, .linkForbidden, .invalidLink, .unhandledLink,
+            .versionNotRetained, .invalidQuery, .operatorUnauthorized, .operatorAccessDisabled,
         ]
     }
 

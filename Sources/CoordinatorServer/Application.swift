@@ -37,7 +37,8 @@ struct Application {
                 maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
                 maxSnapshotBytes: options.maxSnapshotBytes, unusedTimeoutSeconds: options.unusedSessionTimeout,
                 sessionsPerMinute: options.sessionsPerMinute, passwordJobsPerClient: options.hashesPerClient,
-                sweepBatchSize: options.sweepBatchSize, clock: clock),
+                sweepBatchSize: options.sweepBatchSize, clock: clock
+            ).journaling(options.journalOptions.settings),
             logger: logger, environment: makeEnvironment)
 
         var router = Router { error, request in
@@ -55,6 +56,8 @@ struct Application {
         OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry)
             .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
+        HistoryRoutes(service: sessions, operators: OperatorAccess(key: try options.journalOptions.loadOperatorKey(), logger: logger))
+            .register(in: &router)
         if options.testHooks {
             TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
         }
@@ -64,6 +67,7 @@ struct Application {
         try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
         try Self.serveFile("web/style.css", at: "/style.css", type: "text/css; charset=utf-8", in: &router)
         try Self.serveFile("web/links.js", at: "/links.js", type: "text/javascript; charset=utf-8", in: &router)
+        try Self.serveInspector(in: &router)
         // A shared or reloaded link is the web client's page; it opens the link (routes above win).
         for pattern in app.navigation.links.templates {
             try Self.serveFile("web/index.html", at: pattern, type: "text/html; charset=utf-8", in: &router)
@@ -77,7 +81,7 @@ struct Application {
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// Serves a file built into the binary.
-    private static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
+    static func serveFile(_ name: String, at path: String, type: String, in router: inout Router) throws {
         serve(try ShippedFiles.file(name), at: path, type: type, in: &router)
     }
 

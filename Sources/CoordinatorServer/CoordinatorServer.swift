@@ -34,6 +34,7 @@ public enum CoordinatorServer {
             case let migrate as Migrate: try await migrate.run(app)
             case let routes as Routes: try await routes.run(app)
             case let openAPI as OpenAPICommand: try await openAPI.run(app)
+            case let check as CheckDeploy: try await check.run(app)
             default:
                 var command = command
                 try command.run()
@@ -53,7 +54,7 @@ struct Command: ParsableCommand {
             + "for example COORDINATORD_PORT=9000; a flag on the command line wins, and a COORDINATORD_* "
             + "variable that names no option is refused.",
         version: CoordinatorServer.version,
-        subcommands: [Serve.self, Migrate.self, Routes.self, OpenAPICommand.self],
+        subcommands: [Serve.self, Migrate.self, Routes.self, OpenAPICommand.self, CheckDeploy.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -22,7 +22,7 @@ enum EnvironmentArguments {
         if arguments.contains(where: passThrough.contains) || ["routes", "openapi"].contains(arguments.first ?? "") {
             return RunArguments(command: arguments)
         }
-        let named = ["serve", "migrate"].contains(arguments.first ?? "")
+        let named = ["serve", "migrate", "check-deploy"].contains(arguments.first ?? "")
         let subcommand = named ? arguments[0] : "serve"
         let rest = named ? Array(arguments.dropFirst()) : arguments
 
@@ -32,10 +32,14 @@ enum EnvironmentArguments {
             throw StartupError(description: "the app's setting --\(clash.name) is also an option of coordinatord; rename it")
         }
         try refuseUnknownVariables(
-            environment, known: serveOptions + DeclaredOption.all(of: Migrate.self) + appOptions)
+            environment,
+            known: serveOptions + DeclaredOption.all(of: Migrate.self) + DeclaredOption.all(of: CheckDeploy.self) + appOptions)
 
         // Only `serve` runs the app, so only `serve` takes its settings.
-        let commandOptions = subcommand == "serve" ? serveOptions : DeclaredOption.all(of: Migrate.self)
+        let commandOptions =
+            subcommand == "serve"
+            ? serveOptions
+            : DeclaredOption.all(of: subcommand == "check-deploy" ? CheckDeploy.self : Migrate.self)
         let ownOptions = subcommand == "serve" ? appOptions : []
         var run = split(rest, appOptions: ownOptions)
         run.command.insert(subcommand, at: 0)

@@ -43,6 +43,7 @@ struct Serve: AppCommand {
     @Option(help: "Largest SQLite database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
+    @OptionGroup var journalOptions: JournalOptions
     @OptionGroup var logOptions: LogOptions
 
     func validate() throws {

@@ -8,8 +8,14 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 
     /// The stable name its snapshots are stored under.
     static var typeName: String { get }
-    /// Bump when the encoded state changes shape; older snapshots then fall back to a fresh start.
+    /// Bump when the encoded state changes shape; older snapshots are then upgraded by `migrate`,
+    /// or, when it gives nothing, fall back to a fresh start.
     static var schemaVersion: Int { get }
+
+    /// This type's state as stored with schema `version` (its previous one), made into the form
+    /// of schema `version + 1`; nil when that older form cannot be upgraded. Runs once per
+    /// version step, oldest first, when a snapshot stored by an earlier build is restored.
+    static func migrate(_ state: JSONValue, fromSchema version: Int) throws -> JSONValue?
 
     /// Shows the first screen, or starts the first child.
     mutating func start(_ context: inout Context) throws
@@ -42,6 +48,8 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 extension Coordinator {
     /// Version 1 unless a coordinator says otherwise.
     public static var schemaVersion: Int { 1 }
+    /// No migration unless a coordinator declares one: an older snapshot falls back to a fresh start.
+    public static func migrate(_ state: JSONValue, fromSchema version: Int) throws -> JSONValue? { nil }
     /// Does nothing by default.
     public mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {}
     /// Does nothing by default.

@@ -67,10 +67,12 @@ extension CoordinatorNode: Codable {
         guard let type = registry.types[typeName] else {
             throw SnapshotError.unknownCoordinator(typeName)
         }
-        guard type.schemaVersion == version else {
-            throw SnapshotError.schemaChanged(typeName, stored: version, current: type.schemaVersion)
+        if type.schemaVersion == version {
+            coordinator = try type.init(from: container.superDecoder(forKey: .state))
+        } else {
+            coordinator = try Self.migrated(
+                type, name: typeName, stored: version, state: container.decode(JSONValue.self, forKey: .state))
         }
-        coordinator = try type.init(from: container.superDecoder(forKey: .state))
         encodedState = try Self.encode(coordinator)
     }
 
@@ -124,7 +126,7 @@ extension CoordinatorNode {
 
 /// The coordinator types a snapshot may contain, by their registered names.
 public struct CoordinatorRegistry: Sendable {
-    let types: [String: any Coordinator.Type]
+    package let types: [String: any Coordinator.Type]
 
     /// The registry of `types`, by their `typeName`.
     public init(_ types: [any Coordinator.Type]) {

@@ -131,7 +131,8 @@ public struct NavigationApp: Sendable {
         case SystemEvent.selectTab.name:
             let payload = try Payload.validate(event.payload, against: SystemEvent.selectTab).get()
             try selectTab(payload.string("tab"), &context)
-        case SystemEvent.open.name:
+        // `open` is the system's only in an app that declares links; otherwise a screen may declare its own.
+        case SystemEvent.open.name where !links.isEmpty:
             let payload = try Payload.validate(event.payload, against: SystemEvent.open).get()
             try open(links.link(for: payload.string("link")), &context)
         default:

@@ -25,6 +25,8 @@ package struct SessionConfiguration: Sendable {
     package var sweepBatchSize: Int
     /// The time sessions expire by.
     package var clock: ServiceClock
+    /// Whether and how each session's journal is kept.
+    package var journal = JournalSettings()
 
     package init(
         idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000,

@@ -42,6 +42,7 @@ extension SessionService {
     /// (Refusals are counted, by their problem type, where they are answered: the REST layer.)
     package func post(_ request: EventRequest) async throws -> StoredAnswer {
         let (answer, replayed) = try await postOnce(request)
+        if replayed { await journalReplay(request, answer) }
         (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
         return answer
     }
@@ -270,6 +271,7 @@ extension SessionService {
                     ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id),
                 now: now, expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
         else { throw ResidentCopyOutdated() }
+        try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }

@@ -20,6 +20,8 @@ extension SessionService {
                 retire(session)
             }
             _ = try await inBatches { try SessionSQL.deleteAnswers($0, before: keysBefore, limit: batch) }
+            let journalBefore = now - configuration.journal.retentionSeconds
+            _ = try await inBatches { try JournalSQL.deleteOld($0, before: journalBefore, limit: batch) }
             if deleted > 0 { logger.info("expired sessions deleted", metadata: ["count": "\(deleted)"]) }
         } catch {
             logger.error("sweep failed", metadata: ["error": "\(error)"])

@@ -77,6 +77,7 @@ package final class SessionService: Sendable {
                 try SessionSQL.insert(
                     connection, id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,
                     expiresAt: expiresAt)
+                try self.journalChange("(start)", session: id, from: 0, to: 1, snapshot: snapshot, now: now, connection)
                 return tree
             }
         }
@@ -220,16 +221,21 @@ package final class SessionService: Sendable {
                     connection, prepared, RequestInfo(clientAddress: "", now: now), session: row.id)
                 let (tree, fallback) = try app.restore(
                     (try? Self.json(ofStored: row.snapshot)) ?? [], environment: environment)
+                let snapshot = try flows.snapshot(tree)
                 guard
                     try SessionSQL.update(
                         connection, id: row.id, expectedVersion: row.version,
-                        snapshot: flows.snapshot(tree),
+                        snapshot: snapshot,
                         identity: SessionIdentity(tokenHash: row.tokenHash, userID: tree.user?.id), now: now,
                         expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
                 else { throw SessionError.notFound }
+                try self.journalChange(
+                    "(fallback)", session: row.id, from: row.version, to: row.version + 1, snapshot: snapshot, now: now,
+                    connection)
                 return (tree, row.version + 1, fallback)
             }
         }
+        Counter(label: "coordinatord_snapshot_fallbacks_total").increment()
         logger.warning(
             "session snapshot fell back to a fresh start",
             metadata: ["session": "\(row.id)", "reason": "\(result.2?.reason.description ?? reason.description)"])

@@ -102,7 +102,7 @@ import Testing
         #expect(submit.fields.map(\.name).sorted() == ["email", "password"])
         #expect(submit.fields.first { $0.name == "password" }?.type == "password")
         #expect(catalog.event("back", of: "login")?.fields.isEmpty == true)
-        #expect(catalog.systemEvents.map(\.name).sorted() == ["back", "dismiss", "selectTab"])
+        #expect(catalog.systemEvents.map(\.name).sorted() == ["back", "dismiss", "open", "selectTab"])
         #expect(catalog.screen(named: "timeline")?.title == "Timeline")
         // Kept: a second call asks the server nothing.
         #expect(try await client.catalog() == catalog)

@@ -47,10 +47,12 @@ import Testing
             "host": "127.0.0.1", "port": "0", "database": database, "log-format": "json",
             "migrations": OpenAPITests.repository.appendingPathComponent("migrations").path, "threads": "2",
             "trusted-proxy": "127.0.0.1, ::1", "hash-concurrency": "1", "max-database-pages": "100000",
-            "max-body-bytes": "100", "registrations-per-minute": "1",
+            "max-body-bytes": "100", "registrations-per-minute": "1", "node-name": "node-1",
+            "operator-key-file": try OperatorAccessTests.keyFile(),
         ]
         var environment: [String: String] = [:]
-        for (flag, defaultValue) in try Self.readmeTable() {
+        // The operator key comes from one source at a time: the file's variable is set, not the key's.
+        for (flag, defaultValue) in try Self.readmeTable() where flag != "operator-key" {
             let literal = defaultValue.hasPrefix("`") && defaultValue.hasSuffix("`") ? String(defaultValue.dropFirst().dropLast()) : nil
             let value: String = try #require(chosen[flag] ?? literal, "no value for --\(flag)")
             environment[Self.variable(flag)] = value

@@ -120,6 +120,28 @@ import Testing
         #expect(Self.app.catalog()["links"]?.arrayValue?.count == 3)
     }
 
+    /// A root whose first screen declares its own `open` event, and counts it.
+    struct OpenerRoot: Coordinator {
+        static let typeName = "OpenerRoot"
+        var opened = 0
+        mutating func start(_ context: inout Context) throws { context.setRoot(Opener.self) }
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+            guard try event.output(Opener.self) == .open else { return .unhandled }
+            opened += 1
+            try context.push(Home.self)
+            return .handled
+        }
+    }
+
+    @Test func anAppWithoutLinksKeepsItsScreensOwnOpenEvent() throws {
+        let plain = NavigationApp(
+            screens: [Home.self, Opener.self], coordinators: [OpenerRoot.self], root: { _ in OpenerRoot() })
+        #expect(plain.problems.isEmpty)
+        var tree = try plain.start(platform: .phone, environment: Environment())
+        try plain.apply(IncomingEvent(screen: tree.top!.id, name: "open", payload: .null), to: &tree, environment: Environment())
+        #expect(tree.top?.name == "home")
+    }
+
     enum Clashing: Route {
         case one
         static let patterns: [LinkPattern<Clashing>] = [

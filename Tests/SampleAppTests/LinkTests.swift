@@ -266,7 +266,11 @@ import Testing
             catalog["links"]?.arrayValue?.map { $0["pattern"] }
                 == ["/posts/{id}", "/users/{id}", "/settings", "/users/{id}/settings", "/signup"])
         #expect(catalog["links"]?[0] == ["pattern": "/posts/{id}", "summary": "A post.", "parameters": ["id"], "screen": "post"])
-        #expect(catalog["systemEvents"]?.arrayValue?.last == ["name": "open", "fields": [["name": "link", "type": "string", "optional": false]]])
+        #expect(
+            catalog["systemEvents"]?.arrayValue?.last == [
+                "name": "open", "accessibilityLabel": "Open",
+                "fields": [["name": "link", "type": "string", "optional": false, "accessibilityLabel": "Link"]],
+            ])
     }
 }
 

@@ -54,5 +54,5 @@ extension ProblemType {
             .versionMismatch, .unsupportedMediaType, .undeclaredEvent, .invalidPayload, .unhandledEvent, .sessionLimit,
             .idempotencyKeyReused, .invalidPlatform, .throttled, .tooManyPasswordChecks, .tooManySessions,
             .statementFailed, .storageUnavailable, .passwordQueueFull,
-        ] + links
+        ] + links + journal
 }

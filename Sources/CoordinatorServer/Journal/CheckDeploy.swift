@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PostgresStore
+import SQLiteStore
+import Secrets
+import Sessions
+import Store
+
+/// `check-deploy`: run by a new build against the live database, read-only. Decodes every
+/// stored snapshot with this build's coordinators and replays the journal of a sample of
+/// sessions; exits with status 2 when sessions would be lost, so a pipeline can stop the deploy.
+struct CheckDeploy: AppCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-deploy",
+        abstract: "Check, read-only, how this build would restore the database's sessions; exit 2 if any would be lost.")
+
+    @Option(help: "Path of the SQLite database file, or a postgresql:// URL.")
+    var database = "./data/coordinatord.sqlite"
+
+    @Option(help: "Sessions whose journal is replayed with this build.")
+    var sample = 100
+
+    @Option(help: "Sessions read per query.")
+    var batchSize = 500
+
+    func validate() throws {
+        guard sample >= 0, batchSize >= 1 else { throw ValidationError("--sample takes 0 or more, --batch-size 1 or more.") }
+    }
+
+    func run(_ app: ServedApp) async throws {
+        let hasher = PasswordHasher(operations: 2, memoryBytes: 19 * 1024 * 1024)
+        let passwords = PasswordHashPool(hasher: hasher, concurrency: 1, maxQueued: 4)
+        defer { passwords.close() }
+        let environment = try app.environment(
+            AppStartup(passwordHasher: hasher, environment: ProcessEnvironment.current, settings: app.parseSettings([])))
+        let flows = FlowRunner(
+            app: app.navigation, passwords: passwords, passwordJobsPerClient: 4, maxSnapshotBytes: Int.max,
+            environment: environment)
+        let connection = try StartupError.explain { try openReadOnly() }
+        let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(on: connection, sample: sample)
+        print(report.text)
+        if report.lostCount > 0 { throw ExitCode(2) }
+    }
+
+    /// A connection that cannot write: an SQLite file opened read-only, or a PostgreSQL session
+    /// whose transactions are all read-only.
+    private func openReadOnly() throws -> any SQLConnection {
+        switch DatabaseLocation(database).dialect {
+        case .sqlite:
+            guard FileManager.default.fileExists(atPath: database) else {
+                throw StartupError(description: "no database at \(database)")
+            }
+            return try SQLiteConnection(path: database, readOnly: true)
+        case .postgresql:
+            let connection = try PostgresConnection(url: database)
+            try connection.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+            return connection
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import HTTPServer
+import Navigation
+import Sessions
+
+/// A session's history and its State at past versions, for the session itself (its bearer
+/// token) and for operators (the operator key), who may also read any session's tree and State.
+struct HistoryRoutes: Sendable {
+    let service: SessionService
+    let operators: OperatorAccess
+
+    func register(in router: inout Router) {
+        let (service, operators) = (self.service, self.operators)
+        router.get("/v1/sessions/{id}/history") { request in
+            try await service.withSession(id: Self.id(request), token: request.bearerToken) { session in
+                try await Self.history(request, service)
+            }
+        }
+        router.get("/v1/sessions/{id}/history/{version}") { request in
+            try await service.withSession(id: Self.id(request), token: request.bearerToken) { session in
+                try await Self.state(request, service)
+            }
+        }
+        router.get("/v1/operator/sessions/{id}") { request in
+            try operators.check(request)
+            guard let state = try await service.storedState(ofSession: Self.id(request)) else { throw Self.noSession }
+            return .json(bytes: state)
+        }
+        router.get("/v1/operator/sessions/{id}/tree") { request in
+            try operators.check(request)
+            guard let (tree, _) = try await service.storedTree(ofSession: Self.id(request)) else { throw Self.noSession }
+            return .json(bytes: tree.serialized())
+        }
+        router.get("/v1/operator/sessions/{id}/history") { request in
+            try operators.check(request)
+            return try await Self.history(request, service)
+        }
+        router.get("/v1/operator/sessions/{id}/history/{version}") { request in
+            try operators.check(request)
+            return try await Self.state(request, service)
+        }
+    }
+
+    // The router only calls these handlers for patterns with an `{id}` segment.
+    private static func id(_ request: HTTPRequest) -> String { request.pathParameters["id"] ?? "" }
+
+    private static let noSession = Problem(.sessionNotFound, detail: "No such session.")
+
+    /// A page of the journal, newest first: `?limit=` (1 to 200, 50 by default), `?before=<cursor>`.
+    private static func history(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+        let limit = try number(request.query["limit"], name: "limit", range: 1...200) ?? 50
+        let before = try number(request.query["before"], name: "before", range: 1...Int.max).map(Int64.init)
+        return .json(bytes: try await service.history(ofSession: id(request), before: before, limit: limit).serialized())
+    }
+
+    /// The State at `{version}`, as the journal recorded it.
+    private static func state(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+        guard let version = try number(request.pathParameters["version"], name: "version", range: 1...Int.max) else {
+            throw Problem(.invalidQuery, detail: "Name a version.")
+        }
+        guard let state = try await service.state(ofSession: id(request), atVersion: version) else {
+            throw Problem(
+                .versionNotRetained, detail: "The journal does not hold version \(version) of this session.")
+        }
+        return .json(bytes: state, headers: HTTPHeaders([("ETag", "\"\(version)\"")]))
+    }
+
+    private static func number(_ text: String?, name: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw Problem(.invalidQuery, detail: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+}

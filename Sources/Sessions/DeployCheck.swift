@@ -1,0 +1,195 @@
+import Navigation
+import Store
+
+/// What `check-deploy` found: how each stored session would fare with this build, and where
+/// replaying journaled events with this build navigates differently from what users saw.
+package struct DeployCheckReport: Sendable {
+    /// Sessions read.
+    package var sessions = 0
+    /// Sessions whose snapshot decodes as it is.
+    package var unchanged = 0
+    /// Sessions whose snapshot decodes after a coordinator's migration (`Coordinator.migrate`).
+    package var migrated = 0
+    /// Sessions that would fall back to a fresh start (or be stuck on a screen this build lacks), by reason.
+    package var lost: [String: Int] = [:]
+    /// Sessions whose journal was replayed, and events replayed.
+    package var replayedSessions = 0
+    package var replayedEvents = 0
+    /// Replayed events whose resulting stack (its screens and their events) differs, one line each.
+    package var navigationDiffers: [String] = []
+    /// Replayed events whose stack is the same but some props differ (data changed since, most often).
+    package var propsOnly = 0
+    /// Journaled events that cannot be replayed here, by reason.
+    package var notReplayable: [String: Int] = [:]
+
+    /// Sessions that would be lost in all.
+    package var lostCount: Int { lost.values.reduce(0, +) }
+
+    /// The report as lines of text, for a person and for a CI log.
+    package var text: String {
+        var lines = [
+            "sessions: \(sessions)", "decode unchanged: \(unchanged)", "decode after a migration: \(migrated)",
+            "would be lost: \(lostCount)",
+        ]
+        lines += lost.sorted { $0.key < $1.key }.map { "  lost, \($0.key): \($0.value)" }
+        lines += [
+            "replayed: \(replayedEvents) events of \(replayedSessions) sessions",
+            "navigation differs: \(navigationDiffers.count)",
+        ]
+        lines += navigationDiffers.prefix(50).map { "  " + $0 }
+        lines.append("props differ only: \(propsOnly)")
+        lines += notReplayable.sorted { $0.key < $1.key }.map { "not replayable, \($0.key): \($0.value)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The deploy check: run by a new build against the live database (on a read-only connection),
+/// it decodes every stored snapshot with this build's coordinators and replays the journal of a
+/// sample of sessions from their retained snapshots.
+package struct DeployCheck: Sendable {
+    let flows: FlowRunner
+    /// Sessions read per query.
+    let batchSize: Int
+
+    package init(flows: FlowRunner, batchSize: Int = 500) {
+        self.flows = flows
+        self.batchSize = batchSize
+    }
+
+    private var app: NavigationApp { flows.app }
+
+    /// Checks every session on `connection`, replaying the journals of the first `sample`.
+    package func run(on connection: any SQLConnection, sample: Int) async throws -> DeployCheckReport {
+        var report = DeployCheckReport()
+        var after = ""
+        while true {
+            let rows = try connection.query(
+                "SELECT id, snapshot FROM sessions WHERE id > ?1 ORDER BY id LIMIT ?2", [.text(after), .int(batchSize)]
+            ) { ($0.string(0), $0.blob(1)) }
+            for (id, stored) in rows {
+                report.sessions += 1
+                switch classify(stored) {
+                case .unchanged: report.unchanged += 1
+                case .migrated: report.migrated += 1
+                case .lost(let reason): report.lost[reason, default: 0] += 1
+                }
+                if report.replayedSessions < sample {
+                    try await replay(session: id, on: connection, into: &report)
+                }
+            }
+            guard rows.count == batchSize, let last = rows.last else { return report }
+            after = last.0
+        }
+    }
+
+    enum Outcome: Equatable {
+        case unchanged, migrated
+        case lost(String)
+    }
+
+    /// How this build would restore a stored snapshot.
+    func classify(_ stored: [UInt8]) -> Outcome {
+        guard let json = try? StoredSnapshot.unpack(stored) else { return .lost("unreadable snapshot") }
+        do {
+            _ = try app.decodeSnapshot(json)
+        } catch {
+            switch error {
+            case .unknownCoordinator(let name): return .lost("unknown coordinator type \(name)")
+            case .schemaChanged(let name, let stored, let current):
+                return .lost("\(name) stored with schema \(stored), this build has \(current) and no migration from it")
+            case .unknownFormat(let format): return .lost("unknown snapshot format \(format)")
+            case .unreadable: return .lost("a field no longer decodes")
+            }
+        }
+        let document = (try? JSONValue.parse(json)) ?? .null
+        if let gone = Self.screenNames(document).first(where: { app.screens[$0] == nil }) {
+            return .lost("screen \(gone) no longer exists")
+        }
+        let migrated = (document["coordinators"]?.arrayValue ?? []).contains { node in
+            guard let name = node["type"]?.stringValue, let type = app.registry.types[name] else { return false }
+            return node["version"]?.intValue != type.schemaVersion
+        }
+        return migrated ? .migrated : .unchanged
+    }
+
+    /// Replays session `id`'s journaled events, each from the snapshot before it.
+    private func replay(session id: String, on connection: any SQLConnection, into report: inout DeployCheckReport) async throws {
+        let entries = try connection.query(
+            """
+            SELECT version_before, version, at, screen, event, payload, redacted, snapshot FROM session_journal
+            WHERE session_id = ?1 AND replay = 0 AND snapshot IS NOT NULL ORDER BY version
+            """, [.text(id)]
+        ) { row in
+            (
+                before: row.int(0), version: row.int(1), at: row.int64(2), screen: row.string(3), event: row.string(4),
+                payload: row.string(5), redacted: row.string(6), snapshot: row.blob(7)
+            )
+        }
+        guard entries.count > 1 else { return }
+        report.replayedSessions += 1
+        for (previous, entry) in zip(entries, entries.dropFirst()) where entry.before == previous.version {
+            if entry.event.hasPrefix("(") { continue }  // (start), (fallback): not events
+            guard JournalSQL.redacted(fromText: entry.redacted).isEmpty else {
+                report.notReplayable["secret or undeclared payload fields are not journaled", default: 0] += 1
+                continue
+            }
+            guard let beforeJSON = try? StoredSnapshot.unpack(previous.snapshot), var tree = try? app.decodeSnapshot(beforeJSON),
+                let sawJSON = try? StoredSnapshot.unpack(entry.snapshot), let saw = try? JSONValue.parse(sawJSON)
+            else {
+                report.notReplayable["the snapshot before it does not decode", default: 0] += 1
+                continue
+            }
+            let event = IncomingEvent(
+                screen: ScreenID(entry.screen), name: entry.event,
+                payload: (try? JSONValue.parse(Array(entry.payload.utf8))) ?? .null)
+            let place = "session \(id) v\(entry.before)→v\(entry.version) \(entry.event)"
+            do {
+                let info = RequestInfo(clientAddress: "", now: entry.at)
+                let snapshot = try await flows.withPreparations(client: "deploy-check") { prepared in
+                    try flows.apply(event, to: &tree, on: connection, prepared, info, session: id).snapshot
+                }
+                report.replayedEvents += 1
+                let now = (try? JSONValue.parse(StoredSnapshot.unpack(snapshot))) ?? .null
+                let (sawStack, nowStack) = (stack(saw), stack(now))
+                if sawStack != nowStack {
+                    report.navigationDiffers.append("\(place): saw \(sawStack), now \(nowStack)")
+                } else if Self.props(saw) != Self.props(now) {
+                    report.propsOnly += 1
+                }
+            } catch let error as any DatabaseError {
+                _ = error
+                report.notReplayable["the flow writes models (the check is read-only)", default: 0] += 1
+            } catch {
+                report.replayedEvents += 1
+                report.navigationDiffers.append("\(place): refused now (\(error))")
+            }
+        }
+    }
+
+    /// A snapshot's stack as users see it: per layer its presentation and screens (by name, with
+    /// the events this build's catalog gives them).
+    private func stack(_ document: JSONValue) -> String {
+        (document["layers"]?.arrayValue ?? []).map { layer -> String in
+            let screens = Self.screens(layer).map { screen -> String in
+                let name = screen["name"]?.stringValue ?? "?"
+                let events = app.screens[name]?.events.map(\.name) ?? []
+                return "\(name)(\(events.joined(separator: ",")))"
+            }
+            return "\(layer["presentation"]?.stringValue ?? "?"):[\(screens.joined(separator: " "))]"
+        }.joined(separator: " | ")
+    }
+
+    private static func screens(_ layer: JSONValue) -> [JSONValue] {
+        var screens = layer["screens"]?.arrayValue ?? []
+        for tab in layer["tabs"]?.arrayValue ?? [] { screens += tab["screens"]?.arrayValue ?? [] }
+        return screens
+    }
+
+    private static func screenNames(_ document: JSONValue) -> [String] {
+        (document["layers"]?.arrayValue ?? []).flatMap(screens).compactMap { $0["name"]?.stringValue }
+    }
+
+    private static func props(_ document: JSONValue) -> [JSONValue] {
+        (document["layers"]?.arrayValue ?? []).flatMap(screens).map { $0["props"] ?? .null }
+    }
+}

@@ -1,0 +1,94 @@
+import Navigation
+import Store
+
+// The journal's writes (each on the connection of the change it records, so the journal never
+// disagrees with the state) and its reads: a session's history and its State at a past version.
+//
+// The journal stores the snapshot after each event rather than rebuilding a past State by
+// replaying events: a replay would need the models as they were (a flow reads users, posts) and
+// the secret fields the journal never keeps (a sign-in replayed without its password fails), so
+// it could not reproduce what the client saw. A packed snapshot is ~1 KB; it gives every retained
+// version's State exactly, and it is what the deploy check replays the next event from.
+extension SessionService {
+    /// Appends the entry of `request`'s event, applied over `current`, that made `snapshot`.
+    func journalEvent(
+        _ request: EventRequest, current: ResidentSession.State, snapshot: [UInt8], now: Int64, _ connection: any SQLConnection
+    ) throws {
+        let screenName = current.tree.top?.name ?? ""
+        try journal(
+            JournalRecord(
+                session: request.sessionID, versionBefore: current.version, version: current.version + 1, at: now,
+                screen: request.event.screen.rawValue, screenName: screenName, event: request.event.name,
+                payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
+                replay: false, snapshot: snapshot), connection)
+    }
+
+    /// Appends a change the session made by itself (`(start)`, `(fallback)`): no screen, no payload.
+    func journalChange(
+        _ event: String, session: String, from: Int, to: Int, snapshot: [UInt8], now: Int64, _ connection: any SQLConnection
+    ) throws {
+        try journal(
+            JournalRecord(
+                session: session, versionBefore: from, version: to, at: now, screen: "", screenName: "", event: event,
+                payload: JournaledPayload(payload: .null, redacted: []), replay: false, snapshot: snapshot), connection)
+    }
+
+    private func journal(_ record: JournalRecord, _ connection: any SQLConnection) throws {
+        let settings = configuration.journal
+        guard settings.enabled else { return }
+        try JournalSQL.append(connection, record, node: settings.node, keep: settings.maxVersionsPerSession)
+    }
+
+    /// Records that `request` was answered from its stored answer. Nothing changed, so this is
+    /// a write of its own; a failure is logged, never turned into a refusal of the replay.
+    func journalReplay(_ request: EventRequest, _ answer: StoredAnswer) async {
+        guard configuration.journal.enabled else { return }
+        let now = now()
+        let record = JournalRecord(
+            session: request.sessionID, versionBefore: answer.version, version: answer.version, at: now,
+            screen: request.event.screen.rawValue, screenName: "", event: request.event.name,
+            payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: nil),
+            replay: true, snapshot: nil)
+        do {
+            try await write { [self] in try journal(record, $0) }
+        } catch {
+            logger.error("journaling a replay failed", metadata: ["session": "\(request.sessionID)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Reads
+
+    /// A page of session `id`'s journal, newest first, older than the entry `before` (a cursor
+    /// from an earlier page): `{"entries": [...], "next": cursor or null}`.
+    package func history(ofSession id: String, before: Int64?, limit: Int) async throws -> JSONValue {
+        let limit = max(1, min(limit, 200))
+        let entries = try await read { try JournalSQL.page($0, session: id, before: before, limit: limit + 1) }
+        let next: JSONValue = entries.count > limit ? .string(String(entries[limit - 1].id)) : .null
+        return ["entries": .array(entries.prefix(limit).map(\.json)), "next": next]
+    }
+
+    /// Session `id`'s State at `version` as the journal recorded it (nil when it no longer
+    /// covers that version), rendered by this build from the snapshot stored then.
+    package func state(ofSession id: String, atVersion version: Int) async throws -> [UInt8]? {
+        guard let stored = try await read({ try JournalSQL.snapshot($0, session: id, version: version) }) else { return nil }
+        guard let json = try? Self.json(ofStored: stored), let tree = try? app.decodeSnapshot(json) else { return nil }
+        return app.renderState(tree, extra: ["id": .string(id), "version": .int(version)])
+    }
+
+    /// The stored session `id`'s coordinator tree and version, for an operator (no token, no
+    /// restore into memory); nil for no such session, or a snapshot this build cannot decode.
+    package func storedTree(ofSession id: String) async throws -> (tree: JSONValue, version: Int)? {
+        guard let row = try await read({ try SessionSQL.load($0, id: id) }),
+            let json = try? Self.json(ofStored: row.snapshot), let tree = try? app.decodeSnapshot(json)
+        else { return nil }
+        return (app.inspect(tree), row.version)
+    }
+
+    /// The stored session `id`'s current State, for an operator; nil as for `storedTree`.
+    package func storedState(ofSession id: String) async throws -> [UInt8]? {
+        guard let row = try await read({ try SessionSQL.load($0, id: id) }),
+            let json = try? Self.json(ofStored: row.snapshot), let tree = try? app.decodeSnapshot(json)
+        else { return nil }
+        return app.renderState(tree, extra: ["id": .string(id), "version": .int(row.version)])
+    }
+}

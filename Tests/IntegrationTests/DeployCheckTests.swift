@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The deploy check and flow versioning (issue 23), with a test-only app in three builds
+/// (`Tests/DeployCheckApp`): today's `v1`, and `v2` whose coordinator gained a field, without or
+/// with a migration from the v1 form.
+@Suite struct DeployCheckTests {
+    static var binaryPath: String {
+        URL(fileURLWithPath: ServerProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("DeployCheckApp").path
+    }
+
+    static let code = "SECRET-CODE-778899"
+
+    static func serve(_ database: String, variant: String) async throws -> ServerProcess {
+        try await ServerProcess.start(
+            executable: binaryPath, commandLine: ["serve", "--port", "0", "--database", database, "--log-level", "warning"],
+            databasePath: database, environment: ["DEPLOY_CHECK_VARIANT": variant])
+    }
+
+    /// A database made by today's build: three sessions that counted, pushed and popped a detail,
+    /// and redeemed a code; returns the sessions (their final count is 12).
+    static func databaseOfToday(_ backend: Backend) async throws -> (String, [SessionClient]) {
+        let database = try await backend.newDatabase()
+        let server = try await serve(database, variant: "v1")
+        var clients: [SessionClient] = []
+        for _ in 0..<3 {
+            var client = try await SessionClient.create(port: server.port)
+            for (event, payload) in [
+                ("increment", nil), ("open", nil), ("back", nil), ("redeem", ["code": code]), ("increment", nil),
+            ] as [(String, [String: Any]?)] {
+                try Journey.expect200(try await client.send(event, payload))
+            }
+            #expect(client.topScreen.props["count"] as? Int == 12)
+            clients.append(client)
+        }
+        #expect(try await server.stop() == 0)
+        return (database, clients)
+    }
+
+    static func check(_ database: String, variant: String) async throws -> (status: Int32, output: String) {
+        try await TestHTTP.offPool {
+            try ChildProcess.run(
+                binaryPath, ["check-deploy", "--database", database, "--sample", "2", "--batch-size", "2"],
+                environment: ["DEPLOY_CHECK_VARIANT": variant])
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func theCheckCountsSessionsAWithoutMigrationBuildWouldLose(backend: Backend) async throws {
+        let (database, _) = try await Self.databaseOfToday(backend)
+
+        let same = try await Self.check(database, variant: "v1")
+        #expect(same.status == 0, "\(same.output)")
+        #expect(same.output.contains("sessions: 3\n"), "\(same.output)")
+        #expect(same.output.contains("decode unchanged: 3\n"))
+        #expect(same.output.contains("would be lost: 0\n"))
+        // Two sessions' journals replayed: increment, open, back, increment each (the redeem's
+        // code is not journaled, so it cannot be replayed), the same navigation every time.
+        #expect(same.output.contains("replayed: 8 events of 2 sessions\n"), "\(same.output)")
+        #expect(same.output.contains("navigation differs: 0\n"))
+        #expect(same.output.contains("not replayable, secret or undeclared payload fields are not journaled: 2"))
+
+        let gained = try await Self.check(database, variant: "v2")
+        #expect(gained.status == 2, "\(gained.output)")
+        #expect(gained.output.contains("would be lost: 3\n"), "\(gained.output)")
+        #expect(gained.output.contains("lost, counter stored with schema 1, this build has 2 and no migration from it: 3"))
+
+        let migrating = try await Self.check(database, variant: "v2-migrating")
+        #expect(migrating.status == 0, "\(migrating.output)")
+        #expect(migrating.output.contains("decode after a migration: 3\n"), "\(migrating.output)")
+        #expect(migrating.output.contains("would be lost: 0\n"))
+        #expect(migrating.output.contains("replayed: 8 events of 2 sessions\n"))
+        #expect(migrating.output.contains("navigation differs: 0\n"))
+
+        // A build that navigates differently: `open` no longer shows the detail. Nothing is lost,
+        // but each replayed `open` is reported with the stack users saw and the one they would see.
+        let detour = try await Self.check(database, variant: "v1-detour")
+        #expect(detour.status == 0, "\(detour.output)")
+        #expect(detour.output.contains("navigation differs: 2\n"), "\(detour.output)")
+        #expect(detour.output.contains("v2→v3 open: saw root:[counter(increment,open,redeem) detail()], now root:[counter(increment,open,redeem)]"))
+
+        // The check wrote nothing: today's build still serves every session as it was.
+        let server = try await Self.serve(database, variant: "v1")
+        #expect(try await TestHTTP.request(port: server.port, "GET", "/metrics").status == 200)
+        try await server.stop()
+    }
+
+    /// A build with a migration upgrades live sessions; one without falls back to a fresh start,
+    /// counted in `/metrics`. The app-marked secret never reaches the database.
+    @Test func aMigrationUpgradesLiveSessionsAndTheFallbackIsCounted() async throws {
+        let (database, clients) = try await Self.databaseOfToday(.sqlite)
+        #expect(try await JournalTests.databaseContains(Self.code, backend: .sqlite, path: database) == false)
+        let copy = database + ".copy.sqlite"
+        try FileManager.default.copyItem(atPath: database, toPath: copy)
+        if FileManager.default.fileExists(atPath: database + "-wal") {
+            try FileManager.default.copyItem(atPath: database + "-wal", toPath: copy + "-wal")
+        }
+
+        let upgraded = try await Self.serve(database, variant: "v2-migrating")
+        var client = clients[0].moved(to: upgraded.port)
+        try Journey.expect200(try await client.refresh())
+        #expect(client.topScreen.props["count"] as? Int == 12)
+        try Journey.expect200(try await client.send("increment"))
+        #expect(client.topScreen.props["count"] as? Int == 13)
+        #expect(try await upgraded.metric("coordinatord_snapshot_fallbacks_total") == nil)
+        try await upgraded.stop()
+
+        let reset = try await Self.serve(copy, variant: "v2")
+        client = clients[0].moved(to: reset.port)
+        try Journey.expect200(try await client.refresh())
+        #expect(client.topScreen.props["count"] as? Int == 0)
+        #expect(try await reset.metric("coordinatord_snapshot_fallbacks_total") == 1)
+        let history = try await JournalTests.history(client)
+        #expect(history.first?["event"] as? String == "(fallback)")
+        try await reset.stop()
+    }
+}

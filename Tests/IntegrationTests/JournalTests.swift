@@ -1,0 +1,208 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each session's journal (issue 23): written with each event, without secrets, bounded, and
+/// read back as history and as the State at past versions.
+@Suite struct JournalTests {
+    static let newPassword = "a brand new passphrase 2026"
+    static let wrongPassword = "not the password!!"
+
+    /// The README journey, with every answer's version and State (without the token) kept.
+    struct Answered {
+        var events: [String] = ["(start)"]
+        var states: [Int: String] = [:]
+
+        mutating func keep(_ client: SessionClient, after event: String) {
+            events.append(event)
+            states[client.version] = client.stateText
+        }
+    }
+
+    static func journey(_ client: inout SessionClient) async throws -> Answered {
+        var answered = Answered()
+        answered.states[client.version] = client.stateText
+        func step(_ event: String, _ payload: [String: Any]? = nil) async throws {
+            try Journey.expect200(try await client.send(event, payload))
+            answered.keep(client, after: event)
+        }
+        try await step("signUp")
+        try await step("next", ["email": "ada@example.com"])
+        try await step("next", ["password": Journey.password])
+        try await step("finish", ["displayName": "Ada"])
+        try await step("compose")
+        try await step("submit", ["text": "Hello, coordinators!"])
+        try await step("selectTab", ["tab": "profile"])
+        try await step("openSettings")
+        try await step("signOut")
+        try await step("logIn")
+        try await step("submit", ["email": "ada@example.com", "password": Journey.password])
+        try await step("selectTab", ["tab": "profile"])
+        try await step("openSettings")
+        try await step("changePassword")
+        try await step("save", ["currentPassword": wrongPassword, "newPassword": "x"])
+        try await step("save", ["currentPassword": Journey.password, "newPassword": newPassword])
+        try await step("deleteAccount")
+        try await step("confirm", ["password": newPassword])
+        #expect(client.topScreen.name == "firstRun")
+        return answered
+    }
+
+    /// Every entry of the session's history, following the cursor page by page (newest first).
+    static func history(_ client: SessionClient, path: String? = nil, headers: [String: String]? = nil) async throws
+        -> [[String: Any]]
+    {
+        var entries: [[String: Any]] = []
+        var cursor: String?
+        for _ in 0..<100 {
+            let query = "?limit=5" + (cursor.map { "&before=\($0)" } ?? "")
+            let response = try await TestHTTP.request(
+                port: client.port, "GET", (path ?? "/v1/sessions/\(client.id)/history") + query,
+                headers: headers ?? ["Authorization": "Bearer \(client.token)"])
+            guard response.status == 200 else { throw TestClientError(description: "history: \(response.text)") }
+            let page = response.json["entries"] as? [[String: Any]] ?? []
+            #expect(page.count <= 5)
+            entries += page
+            guard let next = response.json["next"] as? String else { return entries }
+            cursor = next
+        }
+        throw TestClientError(description: "the history's pages never ended")
+    }
+
+    static let passwords = [Journey.password, newPassword, wrongPassword]
+
+    @Test(arguments: Backend.allCases) func theJournalOfTheWholeJourneyKeepsEveryEventAndNoPassword(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--node-name", "node-a"])
+        var client = try await SessionClient.create(port: server.port)
+        let answered = try await Self.journey(&client)
+
+        let entries = try await Self.history(client)
+        // Newest first, one entry per version, each event in the order sent.
+        #expect(entries.map { $0["version"] as? Int ?? 0 } == Array((1...answered.events.count).reversed()))
+        #expect(entries.reversed().map { $0["event"] as? String ?? "" } == answered.events)
+        #expect(entries.allSatisfy { ($0["previousVersion"] as? Int ?? -1) == ($0["version"] as? Int ?? 0) - 1 })
+        #expect(entries.allSatisfy { $0["node"] as? String == "node-a" && $0["replay"] as? Bool == false })
+        let signIn = try #require(entries.first { $0["event"] as? String == "submit" && $0["screenName"] as? String == "login" })
+        #expect(SessionClient.json(signIn["payload"] ?? [:]) == #"{"email":"ada@example.com"}"#)
+        #expect(signIn["redacted"] as? [String] == ["password"])
+        let save = entries.filter { $0["event"] as? String == "save" }
+        #expect(save.count == 2 && save.allSatisfy { ($0["redacted"] as? [String])?.sorted() == ["currentPassword", "newPassword"] })
+        #expect(!entries.map { SessionClient.json($0) }.joined().contains("passphrase"))
+
+        // The State at every version is what the client was answered then.
+        for (version, state) in answered.states {
+            let response = try await client.get("/history/\(version)")
+            #expect(response.status == 200)
+            #expect(SessionClient.json(response.json) == SessionClient.json(SessionClient.parse(state)), "version \(version)")
+        }
+        ProblemAssertions.expect(try await client.get("/history/\(client.version + 1)"), 404, "version-not-retained")
+        ProblemAssertions.expect(try await client.get("/history?limit=0"), 400, "invalid-query")
+
+        // No password anywhere in the database.
+        try await server.stop()
+        for password in Self.passwords {
+            #expect(try await Self.databaseContains(password, backend: backend, path: server.databasePath) == false)
+        }
+        #expect(try await Self.databaseContains("Hello, coordinators!", backend: backend, path: server.databasePath))
+    }
+
+    /// True when `text` occurs in the database: in the SQLite file's (and its log's) bytes, or in
+    /// any row of any table of the PostgreSQL database, read as text.
+    static func databaseContains(_ text: String, backend: Backend, path: String) async throws -> Bool {
+        switch backend {
+        case .sqlite:
+            let needle = Data(text.utf8)
+            return [path, path + "-wal"].contains { file in
+                (try? Data(contentsOf: URL(fileURLWithPath: file)))?.range(of: needle) != nil
+            }
+        case .postgresql:
+            let database = String(path.split(separator: "/").last ?? "")
+            return try await TestHTTP.offPool {
+                let cluster = try PostgresCluster.shared
+                let tables = try cluster.psql(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'", database: database
+                ).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                #expect(tables.contains("session_journal"))
+                for table in tables {
+                    // Blobs as text are hex; the journal's and snapshots' text columns are what matter,
+                    // and `convert_from` reads the (uncompressed) bytea columns as text too.
+                    let found = try cluster.psql(
+                        "SELECT count(*) FROM \"\(table)\" t WHERE position('\(text)' in t::text) > 0 "
+                            + "OR position(encode(convert_to('\(text)', 'UTF8'), 'hex') in t::text) > 0",
+                        database: database)
+                    if found.trimmingCharacters(in: .whitespacesAndNewlines) != "0" { return true }
+                }
+                return false
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func aReplayedIdempotencyKeyIsJournaledAsAReplay(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
+        var client = try await SessionClient.create(port: server.port)
+        let screen = client.top
+        try Journey.expect200(try await client.send("signUp", headers: ["Idempotency-Key": "k1"]))
+        try Journey.expect200(try await client.send("signUp", screen: screen, headers: ["Idempotency-Key": "k1"]))
+        let entries = try await Self.history(client)
+        #expect(entries.map { $0["event"] as? String ?? "" } == ["signUp", "signUp", "(start)"])
+        #expect(entries.map { $0["replay"] as? Bool ?? false } == [true, false, false])
+        #expect(entries.map { $0["version"] as? Int ?? 0 } == [2, 2, 1])
+
+        // Replaying one answer over and over does not grow the journal without bound: eight
+        // replays of a version are journaled at most.
+        for _ in 0..<10 {
+            try Journey.expect200(try await client.send("signUp", screen: screen, headers: ["Idempotency-Key": "k1"]))
+        }
+        let replays = try await Self.history(client).filter { $0["replay"] as? Bool == true }
+        #expect(replays.count == 8)
+    }
+
+    @Test(arguments: Backend.allCases) func retentionTrimsBySessionAndByAge(backend: Backend) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--test-hooks", "--journal-max-versions", "16", "--journal-retention", "100", "--sweep-batch-size", "5"])
+        var client = try await SessionClient.create(port: server.port)
+        var other = try await SessionClient.create(port: server.port)
+        for index in 0..<47 { try Journey.expect200(try await client.send(index % 2 == 0 ? "signUp" : "back")) }
+        #expect(client.version == 48)
+        try Journey.expect200(try await other.send("signUp"))
+        // Version 48 trimmed the session's journal to its newest 16 versions.
+        let kept = try await Self.history(client)
+        #expect(kept.map { $0["version"] as? Int ?? 0 } == Array((33...48).reversed()))
+        ProblemAssertions.expect(try await client.get("/history/32"), 404, "version-not-retained")
+        #expect(try await client.get("/history/33").status == 200)
+        #expect(try await Self.history(other).count == 2)
+
+        // Past the retention age the sweep deletes them all, in batches.
+        try await server.advanceClock(seconds: 101)
+        try await server.sweep()
+        #expect(try await Self.history(client).isEmpty)
+        #expect(try await Self.history(other).isEmpty)
+        ProblemAssertions.expect(try await client.get("/history/48"), 404, "version-not-retained")
+        // The sessions themselves live on (idle timeout is a week).
+        try Journey.expect200(try await client.send("back"))
+        #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [49])
+    }
+
+    @Test func theJournalCanBeSwitchedOff() async throws {
+        let server = try await ServerProcess.start(arguments: ["--journal", "off"])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("signUp"))
+        #expect(try await Self.history(client).isEmpty)
+        ProblemAssertions.expect(try await client.get("/history/1"), 404, "version-not-retained")
+    }
+
+    @Test func historyNeedsTheSessionsOwnToken() async throws {
+        let server = try await ServerProcess.start()
+        let client = try await SessionClient.create(port: server.port)
+        let stranger = try await SessionClient.create(port: server.port)
+        let path = "/v1/sessions/\(client.id)/history"
+        ProblemAssertions.expect(try await TestHTTP.request(port: server.port, "GET", path), 401, "unauthorized")
+        ProblemAssertions.expect(
+            try await TestHTTP.request(port: server.port, "GET", path, headers: ["Authorization": "Bearer \(stranger.token)"]),
+            404, "session-not-found")
+        ProblemAssertions.expect(
+            try await TestHTTP.request(
+                port: server.port, "GET", path + "/1", headers: ["Authorization": "Bearer \(stranger.token)"]),
+            404, "session-not-found")
+    }
+}
