@@ -16,7 +16,8 @@ let package = Package(
         .executableTarget(name: "greeter", dependencies: ["Greeter"]),
         .testTarget(
             name: "GreeterTests",
-            dependencies: ["Greeter", .product(name: "CoordinatorTesting", package: "coordinatord")]),
+            dependencies: ["Greeter", .product(name: "CoordinatorTesting", package: "coordinatord")],
+            resources: [.copy("Snapshots")]),
     ],
     swiftLanguageModes: [.v6]
 )

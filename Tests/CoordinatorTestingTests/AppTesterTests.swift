@@ -88,6 +88,29 @@ import Testing
         #expect(app.version == 1)
     }
 
+    /// A snapshot an earlier release stored restores as the server restores it; one the server
+    /// would replace by a fresh start throws what the server would log instead.
+    @Test func aStoredSnapshotRestoresOrSaysWhyItWouldStartOver() async throws {
+        var app = try await AppTester(Probe.served(), clock: ManualClock(start: 1_000))
+        try await app.send(Vault.self, .signIn(.init(id: 7)))
+        let snapshot = try app.snapshot
+        var restored = try await AppTester(Probe.served(), restoring: snapshot, clock: ManualClock(start: 2_000))
+        #expect(restored.tree == app.tree)
+        #expect(try restored.props(of: Vault.self).user == 7)
+        try await restored.send(Vault.self, .look)
+        #expect(try restored.props(of: Vault.self).seenAt == 2_000)
+
+        let renamed = snapshot.replacingOccurrences(of: #""type":"Vault""#, with: #""type":"Safe""#)
+        #expect(renamed != snapshot)
+        await #expect(throws: SnapshotError.unknownCoordinator("Safe")) {
+            try await AppTester(Probe.served(), restoring: renamed)
+        }
+        let bumped = snapshot.replacingOccurrences(of: #""version":1"#, with: #""version":0"#)
+        await #expect(throws: SnapshotError.schemaChanged("Vault", stored: 0, current: 1)) {
+            try await AppTester(Probe.served(), restoring: bumped)
+        }
+    }
+
     /// Typed sends and props name the screen they expect on top.
     @Test func aTypedSendToAnotherScreenThrows() async throws {
         enum Other: ScreenType {

@@ -90,6 +90,9 @@ import Testing
         #expect(client.topScreen.name == "greeting")
         #expect(client.topScreen.props["text"] as? String == "Hello, Ada!")
         #expect(client.topScreen.props["times"] as? Int == 1)
+        try Journey.expect200(try await client.send("selectTab", ["tab": "history"]))
+        #expect(client.topScreen.name == "history")
+        #expect((client.topScreen.props["people"] as? [[String: Any]])?.first?["name"] as? String == "Ada")
         #expect(try await server.stop() == 0)
         #expect(files.fileExists(atPath: server.databasePath))
     }

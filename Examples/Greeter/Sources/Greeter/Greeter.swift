@@ -6,17 +6,22 @@ import Store
 /// The app: its screens and coordinators, its migrations, and how coordinatord serves it.
 public enum Greeter {
     public static let navigation = NavigationApp(
-        screens: [HelloScreen.self, GreetingScreen.self], coordinators: [GreeterCoordinator.self],
-        root: { _ in GreeterCoordinator() })
+        screens: [
+            HelloScreen.self, GreetingScreen.self, HistoryScreen.self, PersonScreen.self, ForgetAlert.self,
+            CardScreen.self, CardPreviewScreen.self,
+        ],
+        coordinators: [AppCoordinator.self, GreeterCoordinator.self, HistoryCoordinator.self, CardCoordinator.self],
+        root: { _ in AppCoordinator() })
 
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
         try Migration.load(from: Bundle.module, scope: "greeter", dialect: dialect)
     }
 
-    /// What coordinators reach for one event: the model, bound to the event's connection.
+    /// What coordinators reach for one event: the models, bound to the event's connection.
     public static func environment(_ connection: any SQLConnection) -> Environment {
         var environment = Environment()
         environment.set(Greetings(connection: connection))
+        environment.set(People(connection: connection))
         return environment
     }
 

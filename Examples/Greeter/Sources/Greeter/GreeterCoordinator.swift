@@ -1,13 +1,13 @@
 import Navigation
 
-/// Asks for a name, counts the greeting, pushes the greeting screen.
+/// The Greet tab: asks for a name, counts the greeting, pushes the greeting screen.
 struct GreeterCoordinator: Coordinator {
     static let typeName = "Greeter"
     /// A name is stored and counted: 1 to 50 characters, at most 200 bytes and 4 accents on a letter.
     static let nameLimit = TextLimit(characters: 1...50)
 
     mutating func start(_ context: inout Context) throws {
-        try context.setRoot(HelloScreen.self, .init())
+        try context.push(HelloScreen.self, .init())
     }
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {

@@ -31,13 +31,27 @@ import Testing
         try await app.send(HelloScreen.self, .greet(name: "Ada"))
         #expect(
             app.state == [
-                "id": "session-1", "version": 2, "user": nil, "top": "s2",
+                "id": "session-1", "version": 2, "user": nil, "top": "s3",
                 "stack": [
                     [
-                        "presentation": "root",
-                        "screens": [
-                            ["id": "s1", "name": "hello", "props": ["error": nil], "events": []],
-                            ["id": "s2", "name": "greeting", "props": ["text": "Hello, Ada!", "times": 1], "events": ["back"]],
+                        "presentation": "root", "selectedTab": "greet",
+                        "tabs": [
+                            [
+                                "name": "greet", "title": "Greet",
+                                "screens": [
+                                    ["id": "s1", "name": "hello", "props": ["error": nil], "events": []],
+                                    [
+                                        "id": "s3", "name": "greeting", "props": ["text": "Hello, Ada!", "times": 1],
+                                        "events": ["back", "selectTab"],
+                                    ],
+                                ],
+                            ],
+                            [
+                                "name": "history", "title": "History",
+                                "screens": [
+                                    ["id": "s2", "name": "history", "props": ["people": [], "sortedBy": "name"], "events": []]
+                                ],
+                            ],
                         ],
                     ]
                 ],

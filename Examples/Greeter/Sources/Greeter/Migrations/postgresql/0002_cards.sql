@@ -1,0 +1,3 @@
+-- Cards sent to each person greeted: how many, and the last one's message.
+ALTER TABLE greetings ADD COLUMN cards bigint NOT NULL DEFAULT 0;
+ALTER TABLE greetings ADD COLUMN last_card text;

@@ -1,0 +1,30 @@
+import CoordinatorServer
+import Navigation
+import SQLiteStore
+
+extension AppTester {
+    /// The session's snapshot, as the server stores it after each event. Keep one of each release
+    /// in a test that restores it (`init(_:restoring:)`), so that a deploy that changes a
+    /// coordinator's stored fields cannot reset the sessions that release stored.
+    public var snapshot: String {
+        get throws { String(decoding: try navigation.snapshot(tree), as: UTF8.self) }
+    }
+
+    /// A session of `app` restored from `snapshot`, as the server restores a session that an
+    /// earlier release stored (after a deploy, a restart, an eviction); the other parameters are
+    /// `init(_:platform:settings:database:clock:environment:)`'s.
+    ///
+    /// Where the server would fall back to a fresh start of the root flow (it logs "session
+    /// snapshot fell back to a fresh start" and the user is back on the first screen), this throws
+    /// the `SnapshotError` it would log: a coordinator's stored fields no longer decode (a field
+    /// added that is neither optional nor decoded with a default, one renamed or retyped), a
+    /// coordinator type is gone, or its `schemaVersion` changed.
+    public init(
+        _ app: ServedApp, restoring snapshot: String, settings: [String] = [], database: SQLiteConnection? = nil,
+        clock: ManualClock = ManualClock(), environment: [String: String] = [:]
+    ) async throws {
+        self = try await AppTester(app, settings: settings, database: database, clock: clock, environment: environment)
+        tree = try navigation.decodeSnapshot(Array(snapshot.utf8))
+        shared.signedIn(tree.user?.id, session: sessionID)
+    }
+}
