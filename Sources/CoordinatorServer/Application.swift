@@ -13,6 +13,8 @@ struct Application {
     let sessions: SessionService
     let passwords: PasswordHashPool
     let router: Router
+    /// On PostgreSQL, the connection that hears other nodes' commits for the live streams here.
+    let listener: PostgresListener?
 
     init(
         _ app: ServedApp, _ options: Serve, settings: any ParsableArguments & Sendable, registry: PrometheusCollectorRegistry,
@@ -37,8 +39,13 @@ struct Application {
                 maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
                 maxSnapshotBytes: options.maxSnapshotBytes, unusedTimeoutSeconds: options.unusedSessionTimeout,
                 sessionsPerMinute: options.sessionsPerMinute, passwordJobsPerClient: options.hashesPerClient,
-                sweepBatchSize: options.sweepBatchSize, clock: clock),
+                sweepBatchSize: options.sweepBatchSize, clock: clock,
+                streamLimits: LiveHub.Limits(
+                    perSession: options.maxStreamsPerSession, perClient: options.maxStreamsPerClient,
+                    total: options.maxStreams)),
             logger: logger, environment: makeEnvironment)
+        listener = Self.listen(DatabaseLocation(databaseOptions.database), sessions)
+        let liveMetrics = LiveMetrics()
 
         var router = Router { error, request in
             var metadata: Logger.Metadata = [
@@ -52,15 +59,17 @@ struct Application {
             }
             logger.error("request failed", metadata: metadata)
         }
-        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry)
+        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry, live: liveMetrics)
             .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
+        StreamRoutes(service: sessions, metrics: liveMetrics).register(in: &router)
         if options.testHooks {
             TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
         }
         try Self.serveFile("api/openapi.yaml", at: "/openapi.yaml", type: "application/yaml", in: &router)
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)
         try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
+        try Self.serveFile("web/live.js", at: "/live.js", type: "text/javascript; charset=utf-8", in: &router)
         try Self.serveFile("web/style.css", at: "/style.css", type: "text/css; charset=utf-8", in: &router)
         self.router = router
     }
