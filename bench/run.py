@@ -7,12 +7,15 @@ start on 1,000,000 stored sessions, the memory footprint of 100,000 resident ses
 core (apply one event and render a ten-screen session, no HTTP), and the shipped app's navigation
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
 asserted. Then the same navigation load on PostgreSQL, with one node and with three nodes on one
-database, beside pgbench's simple-update rate on the same cluster. Options: --sessions N
---seconds S --cold N --resident N; --only navigation|cold|eviction|postgresql runs one section
+database, beside pgbench's simple-update rate on the same cluster. Then live streams (bench/live.py):
+commit → other-device latency with --streams open, memory per idle stream, events/s with streams
+÷ without. Options: --sessions N
+--seconds S --cold N --resident N --streams N --idle-streams N; --only navigation|cold|eviction|postgresql|live runs one section
 (postgresql: SQLite's navigation beside PostgreSQL's); BENCH_CHECKOUT=DIR in the environment
 measures the release build of another checkout, an earlier commit say, with this bench.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, tempfile, threading, time, urllib.request
+import live
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
@@ -32,7 +35,10 @@ def parse():
     parser.add_argument("--cold", type=int, default=1_000_000)
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
-    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql"], help="run one section only")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "live"], help="run one section only")
+    parser.add_argument("--streams", type=int, default=1000, help="live streams open for the latency and throughput runs")
+    parser.add_argument("--idle-streams", type=int, default=10000, help="idle live streams to open for the memory run")
+    parser.add_argument("--live-events", type=int, default=500, help="events whose frames the latency run times")
     return parser.parse_args()
 
 
@@ -463,6 +469,9 @@ def main():
 
         # 8. The same navigation on PostgreSQL: one node, three nodes; pgbench as its anchor.
         results["postgresql"] = postgresql(work, options)
+
+        # 9. Live streams: latency with 1,000 open, memory per idle stream, events/s with ÷ without.
+        results["live"] = live.measure(globals(), work, options)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
@@ -540,6 +549,7 @@ def report(r, options):
     print(f"(setup: {r['setup_seconds']:.0f} s to sign in {options.sessions} sessions; seeding {options.cold:,} sessions took {r['seed_seconds']:.0f} s)")
     print_eviction(r["eviction"])
     print_postgresql(r["postgresql"], options)
+    live.show(r["live"], options)
 
 
 # --only NAME: what to measure, and how to print it.
@@ -548,6 +558,7 @@ SECTIONS = {
     "cold": (lambda work, options: cold_start(work, options, snapshot_template(work)), print_cold),
     "eviction": (lambda work, options: eviction(work, options, snapshot_template(work)), lambda r, options: print_eviction(r)),
     "postgresql": (postgresql, print_postgresql),
+    "live": (lambda work, options: live.measure(globals(), work, options), lambda r, options: live.show(r, options)),
 }
 
 

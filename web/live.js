@@ -10,7 +10,10 @@
 
 const Live = (() => {
   let generation = 0;      // bumped by follow/stop: an older loop sees it and ends
-  let controller = null;   // aborts the fetch of the current loop
+  let controller = null;   // aborts the current fetch
+
+  // Offline: drop the stream at once (it would only time out); it resumes when back online.
+  window.addEventListener("offline", () => { if (controller) controller.abort(); });
 
   // Follows `session` ({id, token}). `version()` is the last version shown; `onState(state)` gets
   // each newer State; `onEnded(reason)` is called when the token no longer opens the session;
@@ -18,8 +21,7 @@ const Live = (() => {
   function follow(session, version, onState, onEnded, onStatus) {
     stop();
     const mine = ++generation;
-    controller = new AbortController();
-    loop(mine, controller.signal, session, version, onState, onEnded, onStatus || (() => {}));
+    loop(mine, session, version, onState, onEnded, onStatus || (() => {}));
   }
 
   function stop() {
@@ -28,11 +30,14 @@ const Live = (() => {
     controller = null;
   }
 
-  async function loop(mine, signal, session, version, onState, onEnded, onStatus) {
+  async function loop(mine, session, version, onState, onEnded, onStatus) {
     let delay = 500;
     while (mine === generation) {
       let reconnectNow = false;
+      controller = new AbortController();
+      const signal = controller.signal;
       try {
+        if (!navigator.onLine) throw new Error("offline");
         const headers = { "Accept": "text/event-stream", "Authorization": "Bearer " + session.token };
         const seen = version();
         if (seen) headers["Last-Event-ID"] = String(seen);

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPServer
 import Logging
+import PostgresStore
 import Prometheus
 import Store
 import Secrets

@@ -92,13 +92,16 @@ public final class EventStream: Sendable {
 
     /// Applies `change`; when it queued something and the connection is suspended, resumes it
     /// (outside the lock: resuming wakes the worker thread, which then calls `read`).
-    private func update(_ change: (inout Buffer) -> Bool) {
-        let resume = buffer.withLock { buffer -> ConnectionHandle? in
-            guard change(&buffer), buffer.suspended, let connection = buffer.connection else { return nil }
+    @discardableResult
+    private func update(_ change: (inout Buffer) -> Bool) -> Bool {
+        let (changed, resume) = buffer.withLock { buffer -> (Bool, ConnectionHandle?) in
+            guard change(&buffer) else { return (false, nil) }
+            guard buffer.suspended, let connection = buffer.connection else { return (true, nil) }
             buffer.suspended = false
-            return connection
+            return (true, connection)
         }
         if let resume { MHD_resume_connection(resume.pointer) }
+        return changed
     }
 
     private static func frame(id: Int?, event: String?, data: [UInt8]) -> [UInt8] {

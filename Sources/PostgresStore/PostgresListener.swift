@@ -13,7 +13,7 @@ import Glibc
 /// `retryInterval`) and listens again, then says so (`onStatus(true)`): notifications sent while
 /// it was away are lost, so the receiver catches up by reading what it watches.
 public final class PostgresListener: Sendable {
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = StopFlag()
 
     /// Starts listening at once (and keeps retrying if the database is down).
     /// - Parameter channel: a fixed identifier (a constant of the caller, never client input).
@@ -31,16 +31,16 @@ public final class PostgresListener: Sendable {
     }
 
     /// Stops listening within a quarter of a second; the thread closes its connection and ends.
-    public func stop() { stopped.store(true, ordering: .releasing) }
+    public func stop() { stopped.value.store(true, ordering: .releasing) }
 
     private static func run(
-        url: String, channel: String, retryInterval: Duration, stopped: Atomic<Bool>,
+        url: String, channel: String, retryInterval: Duration, stopped: StopFlag,
         onNotice: (String) -> Void, onStatus: (Bool) -> Void
     ) {
         var connection: OpaquePointer?
         var listening = false
         defer { if let connection { PQfinish(connection) } }
-        while !stopped.load(ordering: .acquiring) {
+        while !stopped.value.load(ordering: .acquiring) {
             if connection == nil {
                 connection = listen(url: url, channel: channel)
                 guard connection != nil else {
@@ -102,4 +102,9 @@ extension Array where Element == String {
         let pointers = copies.map { UnsafePointer($0) } + [nil]
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
+}
+
+/// Set once to end the listening thread.
+private final class StopFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -131,13 +131,15 @@ package final class LiveHub: Sendable {
     func publishedVersion(_ sessionID: String) -> Int? { table.withLock { $0.sessions[sessionID]?.version } }
 
     /// Tells every stream of `sessionID` about `version`: those whose token is `tokenHash` get the
-    /// state; the others end (`rotation` says why) and are forgotten.
+    /// state; the others end (`signed-out` when the session's user left, else `token-rotated`) and
+    /// are forgotten.
     func publish(
-        sessionID: String, version: Int, tokenHash: [UInt8], userID: Int64?, expiresAt: Int64, state: [UInt8],
-        rotation: LiveEndReason
+        sessionID: String, version: Int, tokenHash: [UInt8], userID: Int64?, expiresAt: Int64, state: [UInt8]
     ) {
+        var rotation = LiveEndReason.tokenRotated
         let (current, ended) = table.withLock { table -> ([any LiveSubscriber], [any LiveSubscriber]) in
             guard var watched = table.sessions[sessionID] else { return ([], []) }
+            if watched.userID != nil && userID == nil { rotation = .signedOut }
             if version > watched.version {
                 watched.version = version
                 watched.userID = userID

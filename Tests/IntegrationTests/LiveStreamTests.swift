@@ -83,7 +83,8 @@ import Testing
         }
         let residentAfter = try Self.residentKiB(server)
         // Now read: strictly growing versions up to the last, fewer frames than versions.
-        let frames = try await TestHTTP.offPool { try slow.states(through: phone.version) }
+        let last = phone.version
+        let frames = try await TestHTTP.offPool { try slow.states(through: last) }
         let ids = frames.compactMap(\.id)
         #expect(ids == ids.sorted() && Set(ids).count == ids.count, "versions only grow: \(ids)")
         #expect(ids.last == phone.version)

@@ -1,4 +1,5 @@
 import HTTPServer
+import Navigation
 import Sessions
 
 /// `GET /v1/sessions/{id}/stream`: the session's States as Server-Sent Events (see `LiveStream`).
