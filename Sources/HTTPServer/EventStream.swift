@@ -1,6 +1,10 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A Server-Sent Events response body that other threads feed while libmicrohttpd sends it.
 ///
 /// Memory is bounded whatever the reader's speed: the stream holds the frame being written, at
@@ -25,6 +29,8 @@ public final class EventStream: Sendable {
         var finishing = false
         var suspended = false
         var connection: ConnectionHandle?
+        /// The connection's socket, to see whether the peer left while the connection is suspended.
+        var socket: Int32 = -1
         /// libmicrohttpd is done with the body (sent or the peer went away).
         var closed = false
     }
@@ -56,13 +62,28 @@ public final class EventStream: Sendable {
     }
 
     /// Queues an SSE comment (a heartbeat) when nothing else waits: any write keeps proxies from
-    /// closing the stream and finds a dead peer.
+    /// closing the stream and finds a dead peer. A suspended connection notices nothing of its peer
+    /// (libmicrohttpd does not poll it), so a peer that closed its end is looked for here, and its
+    /// stream ends instead.
     public func comment(_ text: String = "") {
         update { buffer in
             guard !buffer.finishing, !buffer.closed, buffer.waiting == nil else { return false }
+            // Only while suspended: then libmicrohttpd cannot close the socket under us.
+            if buffer.suspended && Self.peerLeft(buffer.socket) {
+                buffer.finishing = true
+                return true
+            }
             buffer.waiting = (Array(":\(text)\n\n".utf8), false)
             return true
         }
+    }
+
+    /// True when `socket` reads end of file or fails (not merely "nothing to read").
+    private static func peerLeft(_ socket: Int32) -> Bool {
+        guard socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
     /// Queues a frame without an id (a status), before any waiting data frame; a newer one replaces it.
@@ -120,8 +141,11 @@ public final class EventStream: Sendable {
     // MARK: libmicrohttpd's side (the connection's worker thread)
 
     /// The response is queued on `connection`; from now on `read` runs.
-    func attach(to connection: OpaquePointer) {
-        buffer.withLock { $0.connection = ConnectionHandle(pointer: connection) }
+    func attach(to connection: OpaquePointer, socket: Int32) {
+        buffer.withLock {
+            $0.connection = ConnectionHandle(pointer: connection)
+            $0.socket = socket
+        }
     }
 
     /// libmicrohttpd's content reader: copies up to `max` bytes to `destination`; 0 after
@@ -166,6 +190,7 @@ public final class EventStream: Sendable {
             $0.closed = true
             $0.suspended = false
             $0.connection = nil
+            $0.socket = -1
             $0.waiting = nil
             $0.notice = nil
             $0.writing = []

@@ -215,7 +215,7 @@ extension MHDCallbacks {
     fileprivate static func streamResponse(_ stream: EventStream, on connection: OpaquePointer, core: ServerCore)
         -> OpaquePointer?
     {
-        stream.attach(to: connection)
+        stream.attach(to: connection, socket: coordinatord_mhd_connection_fd(connection))
         core.streams.opened(stream)
         // A stream whose handler finished after the drain began ends at once too.
         if core.draining.load(ordering: .acquiring) { OpenStreams.drain(stream) }

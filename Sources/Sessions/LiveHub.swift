@@ -73,6 +73,8 @@ package final class LiveHub: Sendable {
 
     let limits: Limits
     private let table = Mutex(Table())
+    /// The link to other nodes' changes is down (set when it breaks, cleared when it is back).
+    private let linkLost = Atomic<Bool>(false)
 
     package init(limits: Limits) {
         self.limits = limits
@@ -194,6 +196,11 @@ package final class LiveHub: Sendable {
             guard table.sessions[sessionID] != nil else { return }
             table.sessions[sessionID]!.expiresAt = max(table.sessions[sessionID]!.expiresAt, expiresAt)
         }
+    }
+
+    /// Records the link's state; true when streams should hear of it (a loss, or the return after one).
+    func linkChanged(connected: Bool) -> Bool {
+        linkLost.exchange(!connected, ordering: .acquiringAndReleasing) == connected
     }
 
     /// Every subscriber, to tell them something (heartbeat, status).

@@ -73,7 +73,10 @@ extension SessionService {
     /// The link to other nodes' changes broke (`connected` false) or is back: tells every stream,
     /// and after a break reads each watched session, so no version is lost meanwhile.
     package func liveConnection(connected: Bool) async {
-        for subscriber in live.everyone() { subscriber.status(connected: connected) }
+        // Streams hear "connected" only after they heard "lost" (not when the node first listens).
+        if live.linkChanged(connected: connected) {
+            for subscriber in live.everyone() { subscriber.status(connected: connected) }
+        }
         guard connected else { return }
         for id in live.watchedSessions { await refreshLive(id) }
     }
