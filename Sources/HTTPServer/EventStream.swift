@@ -48,7 +48,12 @@ public final class EventStream: Sendable {
     /// (an id not above the last one, or the stream is ending).
     @discardableResult
     public func send(id: Int, event: String? = nil, data: [UInt8]) -> Bool {
-        let frame = Self.frame(id: id, event: event, data: data)
+        send(id: id, frame: Self.frame(id: id, event: event, data: data))
+    }
+
+    /// Queues a frame made by `frame(id:event:data:)` with this `id` (one frame shared by many streams).
+    @discardableResult
+    public func send(id: Int, frame: [UInt8]) -> Bool {
         var coalesced = false
         let accepted = update { buffer in
             guard !buffer.finishing, !buffer.closed, id > buffer.lastID else { return false }
@@ -125,7 +130,8 @@ public final class EventStream: Sendable {
         return changed
     }
 
-    private static func frame(id: Int?, event: String?, data: [UInt8]) -> [UInt8] {
+    /// An SSE frame's bytes: `id:`, `event:`, one `data:` line per line of `data`, a blank line.
+    public static func frame(id: Int?, event: String? = nil, data: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(data.count + 32)
         if let id { frame += Array("id: \(id)\n".utf8) }

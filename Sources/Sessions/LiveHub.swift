@@ -3,14 +3,35 @@ import Synchronization
 /// One open live stream, as the session service sees it (the REST layer adapts an HTTP stream).
 /// Calls come from any task; each must return at once (queue, never wait for the reader).
 package protocol LiveSubscriber: AnyObject, Sendable {
-    /// A committed State; `version` only grows per subscriber (an older one is dropped).
-    func deliver(version: Int, state: [UInt8])
+    /// A committed State; its version only grows per subscriber (an older one is dropped).
+    func deliver(_ update: LiveUpdate)
     /// The last frame: the stream's token no longer opens the session, for `reason`.
     func end(reason: LiveEndReason)
     /// A sign of life (`connected` false: this node lost its link to changes made elsewhere).
     func status(connected: Bool)
     /// A keep-alive comment.
     func heartbeat()
+}
+
+/// One committed State as every stream of its session gets it. The same object goes to each, so a
+/// transport encodes it once (`encoded`) however many streams the session has.
+package final class LiveUpdate: Sendable {
+    package let version: Int
+    package let state: [UInt8]
+    private let memo = Mutex<[UInt8]?>(nil)
+
+    init(version: Int, state: [UInt8]) {
+        self.version = version
+        self.state = state
+    }
+
+    /// `encode(self)`, computed by the first caller and shared with the others.
+    package func encoded(_ encode: (LiveUpdate) -> [UInt8]) -> [UInt8] {
+        if let done = memo.withLock({ $0 }) { return done }
+        let bytes = encode(self)
+        memo.withLock { $0 = $0 ?? bytes }
+        return bytes
+    }
 }
 
 /// Why a stream ended.
@@ -161,7 +182,8 @@ package final class LiveHub: Sendable {
             for entry in ended { Self.forget(entry, of: sessionID, in: &table) }
             return (current, ended.map(\.subscriber))
         }
-        for subscriber in current { subscriber.deliver(version: version, state: state) }
+        let update = LiveUpdate(version: version, state: state)
+        for subscriber in current { subscriber.deliver(update) }
         for subscriber in ended { subscriber.end(reason: rotation) }
     }
 

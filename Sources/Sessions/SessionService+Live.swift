@@ -24,7 +24,7 @@ extension SessionService {
                         subscriber, sessionID: id, tokenHash: current.tokenHash, client: client,
                         userID: current.tree.user?.id, expiresAt: current.expiresAt)
                     if current.version > (lastEventID ?? 0) {
-                        subscriber.deliver(version: current.version, state: render(current, id: id))
+                        subscriber.deliver(LiveUpdate(version: current.version, state: render(current, id: id)))
                     }
                     return true
                 }

@@ -22,7 +22,9 @@ final class LiveStream: LiveSubscriber {
         subscriber.stream = self
     }
 
-    func deliver(version: Int, state: [UInt8]) { body.send(id: version, data: state) }
+    func deliver(_ update: LiveUpdate) {
+        body.send(id: update.version, frame: update.encoded { EventStream.frame(id: $0.version, data: $0.state) })
+    }
 
     func end(reason: LiveEndReason) {
         body.finish(event: "ended", data: Array(#"{"reason":"\#(reason.rawValue)"}"#.utf8))
