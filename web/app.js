@@ -79,7 +79,7 @@ function followLive() {
       showMessage("This session was signed in or out on another device; starting a new one.");
       await createSession();
     },
-    text => { status.dataset.live = text; });
+    text => { app.dataset.live = text; });
 }
 
 async function send(event, payload) {

@@ -39,12 +39,13 @@ def on(window):
 def top(name):
     """Waits until this window's top screen is `name` and no request is in flight."""
     wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{name}"]')))
-    wait.until(lambda d: d.find_element(By.ID, "status").text != "…")
+    wait.until(lambda d: d.execute_script("return busy") is False)
     check_console()
 
 
 def version():
-    return driver.find_element(By.ID, "status").text
+    """The version of the State this window shows (app.js's `state`)."""
+    return driver.execute_script("return state ? state.version : 0")
 
 
 def tap(event):
@@ -52,7 +53,7 @@ def tap(event):
 
 
 def live(state):
-    wait.until(lambda d: d.find_element(By.ID, "status").get_attribute("data-live") == state)
+    wait.until(lambda d: d.find_element(By.ID, "app").get_attribute("data-live") == state)
 
 
 try:
