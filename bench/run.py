@@ -7,13 +7,17 @@ start on 1,000,000 stored sessions, the memory footprint of 100,000 resident ses
 core (apply one event and render a ten-screen session, no HTTP), and the shipped app's navigation
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
 asserted. Then the same navigation load on PostgreSQL, with one node and with three nodes on one
-database, beside pgbench's simple-update rate on the same cluster. Options: --sessions N
---seconds S --cold N --resident N; --only navigation|cold|eviction|postgresql|journal runs one section
+database, beside pgbench's simple-update rate on the same cluster. Then live streams (bench/live.py):
+commit → other-device latency with --streams open, memory per idle stream, events/s with streams
+÷ without. Options: --sessions N --seconds S --cold N --resident N --streams N --idle-streams N;
+--only navigation|cold|eviction|postgresql|peer|journal|live runs one section
 (postgresql: SQLite's navigation beside PostgreSQL's; journal: the navigation load with
---journal on and off on both stores, and the journal's bytes per event); BENCH_CHECKOUT=DIR in the environment
+--journal on and off on both stores, and the journal's bytes per event; peer: beside the Hummingbird
++ GRDB peer); BENCH_CHECKOUT=DIR in the environment
 measures the release build of another checkout, an earlier commit say, with this bench.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, urllib.request
+import live
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
@@ -36,7 +40,10 @@ def parse():
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the peer comparison (medians are printed)")
-    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal"], help="run one section only")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal", "live"], help="run one section only")
+    parser.add_argument("--streams", type=int, default=1000, help="live streams open for the latency and throughput runs")
+    parser.add_argument("--idle-streams", type=int, default=10000, help="idle live streams to open for the memory run")
+    parser.add_argument("--live-events", type=int, default=500, help="events whose frames the latency run times")
     return parser.parse_args()
 
 
@@ -470,6 +477,8 @@ def main():
 
         # 9. Beside the peer a Swift team would write, quiet and with a CPU hog.
         results["peer"] = peer_comparison(work, options)
+        # 9. Live streams: latency with 1,000 open, memory per idle stream, events/s with ÷ without.
+        results["live"] = live.measure(globals(), work, options)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
@@ -624,6 +633,7 @@ def report(r, options):
     print_eviction(r["eviction"])
     print_postgresql(r["postgresql"], options)
     print_peer(r["peer"], options)
+    live.show(r["live"], options)
 
 
 # --only NAME: what to measure, and how to print it.
@@ -689,6 +699,7 @@ SECTIONS = {
     "postgresql": (postgresql, print_postgresql),
     "peer": (peer_comparison, print_peer),
     "journal": (journal, print_journal),
+    "live": (lambda work, options: live.measure(globals(), work, options), lambda r, options: live.show(r, options)),
 }
 
 

@@ -72,6 +72,7 @@ async function start() {
       // The page's link, read before showing the State moves the address bar to its link.
       const link = Links.toOpen(resumed.json);
       show(resumed.json);
+      followLive();
       if (link) await send("open", { link });
       return;
     }
@@ -94,6 +95,21 @@ async function createSession() {
   save();
   show(created.json.session);
   if (refused) problem(refused);
+  followLive();
+}
+
+// Changes made on the session's other devices show here at once (live.js).
+function followLive() {
+  const token = session.token;
+  Live.follow({ id: session.id, token }, () => (state ? state.version : 0),
+    next => { if (!busy && (!state || next.version > state.version)) show(next); },
+    async () => {
+      // This window's own sign-in rotates its token too: its answer restarts the stream.
+      if (busy || !session || session.token !== token) return;
+      showMessage("This session was signed in or out on another device; starting a new one.");
+      await createSession();
+    },
+    text => { app.dataset.live = text; });
 }
 
 async function send(event, payload) {
@@ -105,7 +121,7 @@ async function send(event, payload) {
     if (payload && Object.keys(payload).length) body.payload = payload;
     const answer = await call("POST", "/v1/sessions/" + encodeURIComponent(session.id) + "/events", body);
     if (answer.status === 200) {
-      if (answer.json.token) { session.token = answer.json.token; save(); delete answer.json.token; }
+      if (answer.json.token) { session.token = answer.json.token; save(); delete answer.json.token; followLive(); }
       if (answer.json.deviceToken) { localStorage.setItem(DEVICE_KEY, answer.json.deviceToken); delete answer.json.deviceToken; }
       show(answer.json);
     } else if ((answer.status === 409 || answer.status === 412) && answer.json && answer.json.state) {

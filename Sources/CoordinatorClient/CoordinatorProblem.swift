@@ -84,6 +84,8 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
         public static let unhandledLink = Kind(name: "unhandled-link")
         public static let versionNotRetained = Kind(name: "version-not-retained")
         public static let invalidQuery = Kind(name: "invalid-query")
+        public static let tooManyStreams = Kind(name: "too-many-streams")
+        public static let streamCapacity = Kind(name: "stream-capacity")
         public static let operatorUnauthorized = Kind(name: "operator-unauthorized")
         public static let operatorAccessDisabled = Kind(name: "operator-access-disabled")
 
@@ -95,7 +97,7 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
             .idempotencyKeyReused, .invalidPlatform, .throttled, .tooManyPasswordChecks, .tooManySessions,
             .internalError, .statementFailed, .unsupportedTransferCoding, .storageUnavailable, .passwordQueueFull,
             .shuttingDown, .unknownLink, .linkTargetNotFound, .linkForbidden, .invalidLink, .unhandledLink,
-            .versionNotRetained, .invalidQuery, .operatorUnauthorized, .operatorAccessDisabled,
+            .versionNotRetained, .invalidQuery, .tooManyStreams, .streamCapacity, .operatorUnauthorized, .operatorAccessDisabled,
         ]
     }
 

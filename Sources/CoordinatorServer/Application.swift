@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPServer
 import Logging
+import PostgresStore
 import Prometheus
 import Store
 import Secrets
@@ -13,6 +14,8 @@ struct Application {
     let sessions: SessionService
     let passwords: PasswordHashPool
     let router: Router
+    /// On PostgreSQL, the connection that hears other nodes' commits for the live streams here.
+    let listener: PostgresListener?
 
     init(
         _ app: ServedApp, _ options: Serve, settings: any ParsableArguments & Sendable, registry: PrometheusCollectorRegistry,
@@ -37,9 +40,14 @@ struct Application {
                 maxIdempotencyKeysPerSession: options.maxIdempotencyKeys,
                 maxSnapshotBytes: options.maxSnapshotBytes, unusedTimeoutSeconds: options.unusedSessionTimeout,
                 sessionsPerMinute: options.sessionsPerMinute, passwordJobsPerClient: options.hashesPerClient,
-                sweepBatchSize: options.sweepBatchSize, clock: clock
+                sweepBatchSize: options.sweepBatchSize, clock: clock,
+                streamLimits: LiveHub.Limits(
+                    perSession: options.maxStreamsPerSession, perClient: options.maxStreamsPerClient,
+                    total: options.maxStreams)
             ).journaling(options.journalOptions.settings),
             logger: logger, environment: makeEnvironment)
+        listener = Self.listen(DatabaseLocation(databaseOptions.database), sessions)
+        let liveMetrics = LiveMetrics()
 
         var router = Router { error, request in
             var metadata: Logger.Metadata = [
@@ -53,11 +61,12 @@ struct Application {
             }
             logger.error("request failed", metadata: metadata)
         }
-        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry)
+        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry, live: liveMetrics)
             .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
         HistoryRoutes(service: sessions, operators: OperatorAccess(key: try options.journalOptions.loadOperatorKey(), logger: logger))
             .register(in: &router)
+        StreamRoutes(service: sessions, metrics: liveMetrics).register(in: &router)
         if options.testHooks {
             TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
         }
@@ -65,6 +74,7 @@ struct Application {
         Self.serve(Array(try AppDocument.yaml(for: app).utf8), at: "/openapi.yaml", type: "application/yaml", in: &router)
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)
         try Self.serveFile("web/app.js", at: "/app.js", type: "text/javascript; charset=utf-8", in: &router)
+        try Self.serveFile("web/live.js", at: "/live.js", type: "text/javascript; charset=utf-8", in: &router)
         try Self.serveFile("web/style.css", at: "/style.css", type: "text/css; charset=utf-8", in: &router)
         try Self.serveFile("web/links.js", at: "/links.js", type: "text/javascript; charset=utf-8", in: &router)
         try Self.serveInspector(in: &router)

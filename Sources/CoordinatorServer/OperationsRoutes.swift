@@ -11,6 +11,7 @@ struct OperationsRoutes {
     let sessions: SessionService
     let passwords: PasswordHashPool
     let registry: PrometheusCollectorRegistry
+    let live: LiveMetrics
 
     func register(in router: inout Router) {
         router.get("/healthz") { [store] _ in
@@ -48,6 +49,7 @@ struct OperationsRoutes {
                 "coordinatord_password_queue_wait_seconds_total", "counter",
                 "Seconds password hashes waited for a thread, summed.",
                 "coordinatord_password_queue_wait_seconds_total \(pool.waitSeconds)"),
+            live.text(open: sessions.liveStreams),
         ].joined()
             + store.metrics().map { MetricsText.family($0.name, $0.type, $0.help, "\($0.name) \($0.value)") }.joined()
     }

@@ -41,6 +41,11 @@ struct Serve: AppCommand {
     @Option(help: "Password hashes that may wait; past that, 503 with Retry-After.") var maxQueuedHashes = 32
     @Option(help: "Password hashes one client may have waiting or running; past that, 429.") var hashesPerClient = 4
     @Option(help: "Largest SQLite database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
+    @Option(help: "Live streams open at once on one session; past that, 429.") var maxStreamsPerSession = 16
+    @Option(help: "Live streams open at once from one client address; past that, 429.") var maxStreamsPerClient = 32
+    @Option(help: "Live streams open at once on this node; past that, 503. Keep it below the connection limit.")
+    var maxStreams = 768
+    @Option(help: "Seconds between heartbeat comments on an idle live stream.") var streamHeartbeat = 15
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var journalOptions: JournalOptions
@@ -49,6 +54,9 @@ struct Serve: AppCommand {
     func validate() throws {
         guard passwordMemoryMib >= 19, passwordIterations >= 2 else {
             throw ValidationError("Argon2id may not be weaker than OWASP's minimum: 19 MiB and 2 passes.")
+        }
+        guard maxStreamsPerSession >= 0, maxStreamsPerClient >= 0, maxStreams >= 0, streamHeartbeat >= 1 else {
+            throw ValidationError("--max-streams… take at least 0 and --stream-heartbeat at least 1.")
         }
         guard sweepBatchSize >= 1, hashesPerClient >= 1, sessionsPerMinute >= 0, unusedSessionTimeout >= 1 else {
             throw ValidationError(
@@ -76,6 +84,7 @@ struct Serve: AppCommand {
         let store = application.store
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
         let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))
+        let heartbeat = application.sessions.startHeartbeats(every: .seconds(streamHeartbeat))
 
         let server = try StartupError.explain {
             try HTTPServer(
@@ -95,6 +104,8 @@ struct Serve: AppCommand {
         logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
         let drained = await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         sweeper?.cancel()
+        heartbeat.cancel()
+        application.listener?.stop()
         await application.sessions.flushExpiries()
         application.passwords.close()
         await store.close()

@@ -5,11 +5,25 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// When set, the body is this stream (sent as it is fed, until it finishes) and `body` is unused.
+    public var eventStream: EventStream?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A `text/event-stream` response whose body is `stream`.
+    public static func eventStream(_ stream: EventStream, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("Content-Type", "text/event-stream")
+        headers.set("Cache-Control", "no-store")
+        // Tells nginx-like proxies not to buffer the stream.
+        headers.set("X-Accel-Buffering", "no")
+        var response = HTTPResponse(status: 200, headers: headers)
+        response.eventStream = stream
+        return response
     }
 
     /// A response whose body is `value` encoded as JSON.

@@ -87,7 +87,11 @@ public final class HTTPServer: Sendable {
     /// Requests whose handler is running or whose response is being sent.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
-    /// Drains and stops: stops accepting connections, answers every request from now on with
+    /// Event streams being sent now.
+    public var openStreams: Int { core.streams.count }
+
+    /// Drains and stops: stops accepting connections, ends every event stream with a frame telling
+    /// its client to reconnect elsewhere, answers every request from now on with
     /// `Connection: close` (new requests on open connections get `503`), lets requests in flight
     /// finish for up to `gracePeriod`, then closes every connection. Returns false if handlers
     /// were still running at the deadline; the daemon is then left running, since stopping it
@@ -98,6 +102,9 @@ public final class HTTPServer: Sendable {
         core.draining.store(true, ordering: .releasing)
         let listener = MHD_quiesce_daemon(daemon.pointer)
         if listener >= 0 { close(listener) }
+        // Streams never end on their own: each gets its last frame now (and no suspended
+        // connection is left when the daemon stops, which libmicrohttpd forbids).
+        core.streams.drain()
         let deadline = ContinuousClock.now + gracePeriod
         // Polls with an async sleep: no thread of Swift's pool is blocked while requests drain.
         while core.inFlight.load(ordering: .acquiring) > 0 || core.running.load(ordering: .acquiring) > 0 {
@@ -135,6 +142,8 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Handler tasks that have not yet resumed their connection.
     let running = Atomic<Int>(0)
+    /// Event streams being sent (each also counts as a request in flight).
+    let streams = OpenStreams()
 
     init(responder: any HTTPResponder, configuration: ServerConfiguration) {
         self.responder = responder

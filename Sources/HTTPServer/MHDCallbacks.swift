@@ -96,6 +96,8 @@ enum MHDCallbacks {
         core: ServerCore, connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) {
         guard let requestContext, let pointer = requestContext.pointee else { return }
+        // A stream whose client left before it was queued never starts: it closes here.
+        Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().takeResponse()?.eventStream?.closed()
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         requestContext.pointee = nil
         if let connection { core.watch.answered(coordinatord_mhd_connection_fd(connection)) }
@@ -186,10 +188,15 @@ enum MHDCallbacks {
 
     /// Queues `response`; once the server drains, every answer closes its connection.
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, core: ServerCore) -> MHD_Result {
-        let mhdResponse = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
+        let mhdResponse =
+            if let stream = response.eventStream {
+                streamResponse(stream, on: connection, core: core)
+            } else {
+                response.body.withUnsafeBytes { bytes in
+                    MHD_create_response_from_buffer(
+                        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+                }
+            }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
         for field in response.headers {
@@ -199,6 +206,49 @@ enum MHDCallbacks {
             MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+}
+
+extension MHDCallbacks {
+    /// A response of unknown length (chunked) that pulls its bytes from `stream`. The stream is
+    /// retained until libmicrohttpd calls the free callback, which also takes it off the core's list.
+    fileprivate static func streamResponse(_ stream: EventStream, on connection: OpaquePointer, core: ServerCore)
+        -> OpaquePointer?
+    {
+        stream.attach(to: connection, socket: coordinatord_mhd_connection_fd(connection))
+        core.streams.opened(stream)
+        // A stream whose handler finished after the drain began ends at once too.
+        if core.draining.load(ordering: .acquiring) { OpenStreams.drain(stream) }
+        let context = Unmanaged.passRetained(StreamContext(stream: stream, core: core)).toOpaque()
+        // The closures capture nothing; each recovers the stream from the retained context.
+        let response = MHD_create_response_from_callback(
+            UInt64.max, 4096,
+            { context, _, buffer, max in
+                let context = Unmanaged<StreamContext>.fromOpaque(context!).takeUnretainedValue()
+                return context.stream.read(into: buffer!, max: max)
+            }, context,
+            { context in
+                let context = Unmanaged<StreamContext>.fromOpaque(context!).takeRetainedValue()
+                context.core.streams.closed(context.stream)
+                context.stream.closed()
+            })
+        if response == nil {
+            let context = Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue()
+            context.core.streams.closed(context.stream)
+            context.stream.closed()
+        }
+        return response
+    }
+}
+
+/// What the content reader's C callbacks need; retained from queueing until the free callback.
+private final class StreamContext: Sendable {
+    let stream: EventStream
+    let core: ServerCore
+
+    init(stream: EventStream, core: ServerCore) {
+        self.stream = stream
+        self.core = core
     }
 }
 

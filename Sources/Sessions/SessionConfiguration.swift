@@ -27,13 +27,17 @@ package struct SessionConfiguration: Sendable {
     package var clock: ServiceClock
     /// Whether and how each session's journal is kept.
     package var journal = JournalSettings()
+    /// Live streams at most per session, per client and on this node.
+    package var streamLimits: LiveHub.Limits
 
     package init(
         idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000,
         idempotencyRetentionSeconds: Int64 = 24 * 3600, maxIdempotencyKeysPerSession: Int = 64,
         maxSnapshotBytes: Int = 128 * 1024, unusedTimeoutSeconds: Int64 = 600, sessionsPerMinute: Int = 60,
-        passwordJobsPerClient: Int = 4, sweepBatchSize: Int = 500, clock: ServiceClock = .system
+        passwordJobsPerClient: Int = 4, sweepBatchSize: Int = 500, clock: ServiceClock = .system,
+        streamLimits: LiveHub.Limits = LiveHub.Limits()
     ) {
+        self.streamLimits = streamLimits
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxResidentSessions = maxResidentSessions
         self.idempotencyRetentionSeconds = idempotencyRetentionSeconds

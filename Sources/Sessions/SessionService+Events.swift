@@ -171,6 +171,7 @@ extension SessionService {
                     retire(other)
                 }
             }
+            liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers)
             return applied.answer
         }
     }
@@ -275,6 +276,9 @@ extension SessionService {
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
+        try noticeOtherNodes(
+            [.committed(request.sessionID, version: current.version + 1)]
+                + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection)
         if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
             try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,

@@ -26,6 +26,7 @@ extension SessionService {
         } catch {
             logger.error("sweep failed", metadata: ["error": "\(error)"])
         }
+        await endExpiredStreams()
     }
 
     /// Rows per write of the sweep (at least one).

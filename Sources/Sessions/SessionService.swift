@@ -24,6 +24,8 @@ package final class SessionService: Sendable {
     let idempotency = IdempotencyGate()
     let pendingTouches = PendingTouches()
     let creations: CreationLimiter
+    /// The live streams open on this node.
+    let live: LiveHub
     let logger: Logger
 
     package init(
@@ -38,6 +40,7 @@ package final class SessionService: Sendable {
         self.configuration = configuration
         self.cache = SessionCache(capacity: configuration.maxResidentSessions)
         self.creations = CreationLimiter(perMinute: configuration.sessionsPerMinute)
+        self.live = LiveHub(limits: configuration.streamLimits)
         self.logger = logger
     }
 
@@ -279,9 +282,13 @@ package final class SessionService: Sendable {
     package func delete(_ session: ResidentSession) async throws {
         let id = session.id
         try await session.lock.withLock {
-            try await self.write { try SessionSQL.delete($0, id: id) }
+            try await self.write {
+                try SessionSQL.delete($0, id: id)
+                try self.noticeOtherNodes([.deleted(id)], $0)
+            }
             session.update { $0.expiresAt = Int64.min }
             retire(session)
+            liveDeleted(id)
         }
     }
 

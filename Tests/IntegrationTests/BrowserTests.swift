@@ -15,4 +15,15 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: screenshots + "/timeline-phone.png"))
         try await server.stop()
     }
+
+    /// Two windows on one session: a tap in one shows in the other (the live stream), and a
+    /// window that was offline catches up when it is back online.
+    @Test func twoWindowsOnOneSessionStayInSync() async throws {
+        let server = try await ServerProcess.start()
+        let script = OpenAPITests.repository.appendingPathComponent("Tests/browser/live.py").path
+        let result = try await OpenAPITests.run("/usr/bin/env", ["python3", script, "http://127.0.0.1:\(server.port)"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("browser live passed"))
+        try await server.stop()
+    }
 }

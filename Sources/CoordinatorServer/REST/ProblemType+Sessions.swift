@@ -39,6 +39,8 @@ extension ProblemType {
         "too-many-password-checks", status: 429, title: "Too many password checks", reason: "password_jobs_per_client")
     /// 429: this client created sessions faster than it may; `Retry-After`.
     static let tooManySessions = ProblemType("too-many-sessions", status: 429, title: "Too many sessions")
+    /// 429: this session or this client has as many live streams open as it may; `Retry-After`.
+    static let tooManyStreams = ProblemType("too-many-streams", status: 429, title: "Too many streams")
     /// 500: the database refused a statement of the app's flow (a constraint, a syntax error): a bug,
     /// logged with its cause and statement; nothing changed, and retrying fails the same way.
     static let statementFailed = ProblemType("statement-failed", status: 500, title: "Statement refused")
@@ -46,6 +48,8 @@ extension ProblemType {
     static let storageUnavailable = ProblemType("storage-unavailable", status: 503, title: "Storage unavailable")
     /// 503: the shared password-hashing queue is full; nothing changed; retry shortly.
     static let passwordQueueFull = ProblemType("password-queue-full", status: 503, title: "Password queue full")
+    /// 503: this node holds as many live streams as it may (`--max-streams`); retry on another node.
+    static let streamCapacity = ProblemType("stream-capacity", status: 503, title: "Stream capacity reached")
 
     /// Every kind of problem the server answers with.
     static let all: [ProblemType] =
@@ -53,6 +57,6 @@ extension ProblemType {
             .invalidBody, .invalidHeader, .unauthorized, .sessionNotFound, .staleScreen, .idempotencyKeyInFlight,
             .versionMismatch, .unsupportedMediaType, .undeclaredEvent, .invalidPayload, .unhandledEvent, .sessionLimit,
             .idempotencyKeyReused, .invalidPlatform, .throttled, .tooManyPasswordChecks, .tooManySessions,
-            .statementFailed, .storageUnavailable, .passwordQueueFull,
+            .tooManyStreams, .statementFailed, .storageUnavailable, .passwordQueueFull, .streamCapacity,
         ] + links + journal
 }

@@ -1,0 +1,14 @@
+import PostgresStore
+import Sessions
+
+extension Application {
+    /// On PostgreSQL, a listener that feeds other nodes' commits to this node's live streams;
+    /// nil on SQLite (one process holds every stream).
+    static func listen(_ location: DatabaseLocation, _ sessions: SessionService) -> PostgresListener? {
+        guard location.dialect == .postgresql else { return nil }
+        return PostgresListener(
+            url: location.value, channel: SessionService.liveChannel,
+            onNotice: { payload in Task { await sessions.liveNotice(payload) } },
+            onStatus: { connected in Task { await sessions.liveConnection(connected: connected) } })
+    }
+}

@@ -1,0 +1,187 @@
+import Logging
+import Navigation
+import Secrets
+import Store
+
+/// Live streams: every device of a session sees each committed version, and one that reconnects
+/// naming the last version it saw gets the current State if it is newer (one frame brings it up
+/// to date, since a State is complete).
+extension SessionService {
+    /// Opens a stream of `id` for the holder of `token`: the current State first when its version
+    /// is above `lastEventID`, then every commit. Throws as a read would (401, 404), or
+    /// `LiveRefusal` when a cap is reached.
+    package func openStream(
+        id: String, token: String?, lastEventID: Int?, client: String, subscriber: any LiveSubscriber
+    ) async throws {
+        for _ in 0..<5 {
+            let opened = try await withSession(id: id, token: token) { session in
+                // Under the session's lock no commit runs: what the stream is registered after is
+                // exactly what the current State shows.
+                try await session.lock.withLock { () async throws -> Bool in
+                    let current = session.current
+                    guard !current.retired else { return false }
+                    try live.subscribe(
+                        subscriber, sessionID: id, tokenHash: current.tokenHash, client: client,
+                        userID: current.tree.user?.id, expiresAt: current.expiresAt)
+                    if current.version > (lastEventID ?? 0) {
+                        subscriber.deliver(LiveUpdate(version: current.version, state: render(current, id: id)))
+                    }
+                    return true
+                }
+            }
+            if opened { return }
+        }
+        throw SessionError.storageUnavailable("the session kept changing; retry")
+    }
+
+    /// A commit of `session` on this node (called under its lock, after memory took the commit):
+    /// its streams get the new State or end, and streams of sessions the event ended end.
+    func liveCommitted(_ session: ResidentSession, endedSessionsOfUsers users: Set<Int64>) {
+        if live.isWatched(session.id) {
+            let now = session.current
+            live.publish(
+                sessionID: session.id, version: now.version, tokenHash: now.tokenHash, userID: now.tree.user?.id,
+                expiresAt: now.expiresAt, state: render(now, id: session.id))
+        }
+        guard !users.isEmpty else { return }
+        for other in live.sessions(ofUsers: users, except: session.id) { live.end(sessionID: other, reason: .sessionEnded) }
+    }
+
+    /// Ends the streams of a session deleted on this node.
+    func liveDeleted(_ id: String) {
+        live.end(sessionID: id, reason: .sessionEnded)
+    }
+
+    // MARK: Changes made on other nodes (PostgreSQL)
+
+    /// A notice another node sent in a commit's transaction (`LiveNotice`): reads the session
+    /// when a stream here watches it and has not seen that version.
+    package func liveNotice(_ payload: String) async {
+        guard let notice = LiveNotice(payload: payload) else { return }
+        switch notice {
+        case .committed(let id, let version):
+            guard let published = live.publishedVersion(id), published < version else { return }
+            await refreshLive(id)
+        case .deleted(let id):
+            guard live.isWatched(id) else { return }
+            await refreshLive(id)
+        case .endedUser(let user, let except):
+            for id in live.sessions(ofUsers: [user], except: except) { await refreshLive(id) }
+        }
+    }
+
+    /// The link to other nodes' changes broke (`connected` false) or is back: tells every stream,
+    /// and after a break reads each watched session, so no version is lost meanwhile.
+    package func liveConnection(connected: Bool) async {
+        // Streams hear "connected" only after they heard "lost" (not when the node first listens).
+        if live.linkChanged(connected: connected) {
+            for subscriber in live.everyone() { subscriber.status(connected: connected) }
+        }
+        guard connected else { return }
+        for id in live.watchedSessions { await refreshLive(id) }
+    }
+
+    /// Publishes the stored State of `id` to its streams here (or ends them when the row is gone
+    /// or expired). A read that fails leaves the streams as they are: the next notice or catch-up retries.
+    func refreshLive(_ id: String, gone: LiveEndReason = .sessionEnded) async {
+        let now = now()
+        do {
+            guard let row = try await read({ try SessionSQL.load($0, id: id) }) else {
+                return live.end(sessionID: id, reason: gone)
+            }
+            guard row.expiresAt >= now || (cache.checkOut(id).map(expiryAndRelease) ?? row.expiresAt) >= now else {
+                return live.end(sessionID: id, reason: .sessionExpired)
+            }
+            let tree = try app.decodeSnapshot(Self.json(ofStored: row.snapshot))
+            live.publish(
+                sessionID: id, version: row.version, tokenHash: row.tokenHash, userID: tree.user?.id,
+                expiresAt: row.expiresAt,
+                state: app.renderState(tree, extra: ["id": .string(id), "version": .int(row.version)]))
+        } catch {
+            logger.warning("live refresh failed", metadata: ["session": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    private func expiryAndRelease(_ session: ResidentSession) -> Int64 {
+        defer { session.release() }
+        return session.current.expiresAt
+    }
+
+    /// Ends the streams of sessions that expired (run after the sweep). Only sessions whose known
+    /// expiry passed are read.
+    package func endExpiredStreams() async {
+        for id in live.possiblyExpired(now: now()) { await refreshLive(id, gone: .sessionExpired) }
+    }
+
+    /// Sends every stream a keep-alive comment.
+    package func liveHeartbeat() {
+        for subscriber in live.everyone() { subscriber.heartbeat() }
+    }
+
+    /// Streams open on this node.
+    package var liveStreams: Int { live.count }
+
+    /// The PostgreSQL channel commits are announced on.
+    package static var liveChannel: String { LiveNotice.channel }
+
+    /// Sends heartbeats every `interval` until cancelled.
+    package func startHeartbeats(every interval: Duration) -> Task<Void, Never> {
+        Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                liveHeartbeat()
+            }
+        }
+    }
+}
+
+/// What one commit tells the other nodes, as the payload of a PostgreSQL `NOTIFY` sent in its
+/// transaction (so it is delivered if and only if the commit is): `c:<version>:<session>`,
+/// `d:<session>` for a deletion, `u:<user>:<session>` for the sessions of a user that
+/// `<session>` ended.
+enum LiveNotice: Equatable {
+    case committed(String, version: Int)
+    case deleted(String)
+    case endedUser(Int64, except: String)
+
+    static let channel = "coordinatord_live"
+
+    init?(payload: String) {
+        let parts = payload.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("c", 3): guard let version = Int(parts[1]) else { return nil }; self = .committed(parts[2], version: version)
+        case ("d", 2): self = .deleted(parts[1])
+        case ("u", 3): guard let user = Int64(parts[1]) else { return nil }; self = .endedUser(user, except: parts[2])
+        default: return nil
+        }
+    }
+
+    var payload: String {
+        switch self {
+        case .committed(let id, let version): "c:\(version):\(id)"
+        case .deleted(let id): "d:\(id)"
+        case .endedUser(let user, let except): "u:\(user):\(except)"
+        }
+    }
+
+    /// Sends the notice in `connection`'s transaction (PostgreSQL only; a bound parameter).
+    func send(_ connection: any SQLConnection) throws {
+        _ = try connection.query("SELECT pg_notify(?1, ?2)", [.text(Self.channel), .text(payload)]) { _ in () }
+    }
+}
+
+extension SessionService {
+    /// On a shared store, sends `notices` in the transaction of `connection`; nothing on SQLite,
+    /// where every stream is on this node. Costs one statement per commit (see the README).
+    func noticeOtherNodes(_ notices: [LiveNotice], _ connection: any SQLConnection) throws {
+        guard store.isShared else { return }
+        for notice in notices { try notice.send(connection) }
+    }
+}
+
+extension SessionService {
+    /// Forgets a stream that closed.
+    package func unsubscribeStream(_ subscriber: any LiveSubscriber, sessionID: String) {
+        live.unsubscribe(subscriber, sessionID: sessionID)
+    }
+}

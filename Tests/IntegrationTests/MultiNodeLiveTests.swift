@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Live streams across nodes on one PostgreSQL database: a commit on one node reaches the streams
+/// of the others (NOTIFY in the commit's transaction), and no version is lost when a node dies or
+/// loses its listening connection.
+@Suite struct MultiNodeLiveTests {
+    static func databaseName(_ url: String) -> String { String(url.split(separator: "/").last ?? "") }
+
+    @Test func aCommitOnOneNodeReachesTheStreamsOfAnother() async throws {
+        let nodes = try await MultiNodeTests.nodes(2)
+        var phone = try await SessionClient.create(port: nodes[0].port)
+        let laptop = try await LiveStreamTests.open(phone, port: nodes[1].port)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        for step in 0..<5 {
+            try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+            LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "step \(step)")
+        }
+        // A sign-in on node 0 ends node 1's stream of the old token, with the reason.
+        try await Journey.register(&phone, email: "nodes@example.com", displayName: "Nodes")
+        var last: SSEFrame?
+        while let frame = try await LiveStreamTests.next(laptop) { last = frame }
+        #expect(last?.event == "ended")
+        #expect(last?.json["reason"] as? String == "token-rotated")
+    }
+
+    /// `kill -9` of the node holding a stream: the client reconnects to the other node naming
+    /// the last version it saw and gets exactly the State it missed.
+    @Test func aStreamMovedOffAKilledNodeLosesNoVersion() async throws {
+        let nodes = try await MultiNodeTests.nodes(2)
+        var phone = try await SessionClient.create(port: nodes[0].port)
+        let onVictim = try await LiveStreamTests.open(phone, port: nodes[1].port)
+        let seen = try await LiveStreamTests.next(onVictim)
+        LiveStreamTests.expectState(seen, equals: phone)
+        try await nodes[1].stop(signal: SIGKILL)
+        #expect(try await TestHTTP.offPool { try? onVictim.next() } == nil, "the killed node's stream is gone")
+        for _ in 0..<3 { try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone))) }
+        let moved = try await LiveStreamTests.open(phone, port: nodes[0].port, lastEventID: seen?.id)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(moved), equals: phone, "the missed state in one frame")
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        LiveStreamTests.expectState(try await LiveStreamTests.next(moved), equals: phone)
+    }
+
+    /// The listening connection breaks while a commit happens elsewhere: the stream says so, and
+    /// once the node listens again it catches up with the commit it was never told about.
+    @Test func aNodeThatLosesItsListeningConnectionSaysSoAndCatchesUp() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let database = Self.databaseName(url)
+        let nodes = try await MultiNodeTests.nodes(2, database: url)
+        var phone = try await SessionClient.create(port: nodes[0].port)
+        let laptop = try await LiveStreamTests.open(phone, port: nodes[1].port)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        // No new connection to the database until released: the listeners cannot come back.
+        _ = try await TestHTTP.offPool {
+            try PostgresCluster.shared.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS false", database: "postgres")
+            return try PostgresCluster.shared.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' "
+                    + "AND application_name = 'coordinatord-listener'", database: "postgres")
+        }
+        let lost = try await LiveStreamTests.next(laptop)
+        #expect(lost?.event == "status")
+        #expect(lost?.json["connected"] as? Bool == false)
+        // Committed through node 0's open pool connection; nobody is told.
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        _ = try await TestHTTP.offPool {
+            try PostgresCluster.shared.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS true", database: "postgres")
+        }
+        let back = try await LiveStreamTests.next(laptop)
+        #expect(back?.event == "status")
+        #expect(back?.json["connected"] as? Bool == true)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "the catch-up read")
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "and notices again")
+    }
+}
