@@ -1,3 +1,5 @@
+// CMicroHTTPD as well as Glibc: libmicrohttpd's header includes the socket headers (see FirstBytes).
+import CMicroHTTPD
 import Foundation
 import Synchronization
 

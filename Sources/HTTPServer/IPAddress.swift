@@ -1,3 +1,7 @@
+// libmicrohttpd's header includes <sys/socket.h>: whichever of Glibc and CMicroHTTPD is built
+// first owns its declarations (MSG_PEEK, AF_INET6), so this file imports both.
+import CMicroHTTPD
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -10,20 +10,15 @@ the key never reaches the URL or the page's storage. Saves inspector.png.
 import os
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from chromium import chromium
 
 BASE, SESSION, KEY, OUT = sys.argv[1:5]
 os.makedirs(OUT, exist_ok=True)
 
-options = webdriver.ChromeOptions()
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,900"):
-    options.add_argument(flag)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium("1400,900")
 wait = WebDriverWait(driver, 10)
 errors = []
 

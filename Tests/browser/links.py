@@ -10,11 +10,11 @@ and a link to nothing is refused with the app still usable. Fails on any JavaScr
 import sys
 from urllib.parse import urlparse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
+
+from chromium import chromium
 
 BASE = sys.argv[1]
 PASSWORD = "correct horse battery staple"
@@ -22,12 +22,7 @@ errors = []
 
 
 def browser():
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=390,844"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return chromium()
 
 
 def check_console(driver):
