@@ -27,18 +27,35 @@ public final class PostgresCluster: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.handToServerUser(folder)
         self.folder = folder
-        self.port = try FreePort.pick()
         try Self.run(
             "initdb", ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
         // Tests need durability only across a killed node, never across a lost machine: no fsync.
         try Self.appendSettings(
             folder + "/data/postgresql.conf",
             [
-                "port = \(port)", "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(folder)'",
+                "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(folder)'",
                 "max_connections = 500", "fsync = off", "shared_buffers = 64MB",
             ])
-        try start()
+        self.port = try Self.startOnAFreePort(folder)
         Self.stopAtExit(self)
+    }
+
+    /// Starts a new cluster's server on a port that was free a moment ago. Between that moment
+    /// and the server's bind, another test's process may take the port: then it tries another.
+    private static func startOnAFreePort(_ folder: String) throws -> UInt16 {
+        for attempt in 1...5 {
+            let port = try FreePort.pick()
+            // The last `port` line of the file wins.
+            try appendSettings(folder + "/data/postgresql.conf", ["port = \(port)"])
+            do {
+                try run("pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60", "start"])
+                return port
+            } catch {
+                let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+                guard attempt < 5, log.contains("port \(port)?") else { throw error }
+            }
+        }
+        preconditionFailure("unreachable: the last attempt returns or throws")
     }
 
     /// `postgresql://` URL of a new, empty database in this cluster.

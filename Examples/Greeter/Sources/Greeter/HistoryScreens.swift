@@ -32,7 +32,8 @@ public enum PersonScreen: ScreenType {
     public static let name = "person"
     public static let summary = "One person greeted."
     public static let presentation = ScreenPresentation(
-        fields: ["name": FieldPresentation(label: "", display: .heading), "lastCard": .label("Last card")],
+        // The name is the screen's heading: no visible label, but a screen reader still names it.
+        fields: ["name": .init(label: "", accessibilityLabel: "Name", display: .heading), "lastCard": .label("Last card")],
         events: ["writeCard": .primary("Write a card"), "forget": .destructive("Forget")])
 
     public struct Props: Codable, Sendable {
