@@ -2,6 +2,8 @@ import Foundation
 
 /// A JSON value: what props, payloads and catalog entries hold. The server's screens are typed,
 /// but a generic shell renders any app, so it reads them through this one type.
+// Not Navigation's `JSONValue`: this module builds on Apple platforms with Foundation only and
+// depends on none of the server's modules (LayeringTests.theClientUsesFoundationOnly).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

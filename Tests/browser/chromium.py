@@ -11,3 +11,13 @@ def chromium(window="390,844"):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def phone(driver):
+    """A 390x844 viewport, as a phone's (Chromium's window cannot be narrower than 500)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+
+
+def desktop(driver):
+    """A 1280x800 viewport."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})

@@ -15,7 +15,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium
+from chromium import chromium, desktop, phone
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 PASSWORD = "correct horse battery staple"
@@ -26,17 +26,7 @@ wait = WebDriverWait(driver, 10)
 errors = []
 
 
-def phone():
-    """A 390x844 viewport, as a phone's (Chromium's window cannot be narrower than 500)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-
-
-def desktop():
-    """A 1280x800 viewport."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-
-
-phone()
+phone(driver)
 
 
 def check_console():
@@ -73,9 +63,9 @@ def submit(event, **values):
 
 def shot(name):
     driver.save_screenshot(os.path.join(OUT, f"{name}-phone.png"))
-    desktop()
+    desktop(driver)
     driver.save_screenshot(os.path.join(OUT, f"{name}-desktop.png"))
-    phone()
+    phone(driver)
 
 
 def below(upper, lower):
@@ -134,10 +124,10 @@ try:
     bar = driver.find_element(By.CSS_SELECTOR, ".tabbar")
     assert bar.location["y"] + bar.size["height"] >= driver.execute_script("return window.innerHeight") - 2, \
         "the tab bar stays at the bottom on a phone"
-    desktop()
+    desktop(driver)
     bar = driver.find_element(By.CSS_SELECTOR, ".tabbar")
     assert below(bar, top_element()), "on a desktop the tab bar is at the top, above the screen"
-    phone()
+    phone(driver)
     shot("timeline")
 
     # A tap anywhere on the row opens it: here near its right edge, beside the text.

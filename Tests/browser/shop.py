@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium
+from chromium import chromium, desktop, phone
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 os.makedirs(OUT, exist_ok=True)
@@ -22,17 +22,7 @@ wait = WebDriverWait(driver, 10)
 errors = []
 
 
-def phone():
-    """A 390x844 viewport, as a phone's (Chromium's window cannot be narrower than 500)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-
-
-def desktop():
-    """A 1280x800 viewport."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-
-
-phone()
+phone(driver)
 
 
 def top(name):
@@ -55,9 +45,9 @@ def top_element():
 
 def shot(name):
     driver.save_screenshot(os.path.join(OUT, f"shop-{name}-phone.png"))
-    desktop()
+    desktop(driver)
     driver.save_screenshot(os.path.join(OUT, f"shop-{name}-desktop.png"))
-    phone()
+    phone(driver)
 
 
 try:
