@@ -96,7 +96,7 @@ import Testing
     }
 
     static func residentKiB(_ server: ServerProcess) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let status = try String(contentsOfFile: "/proc/\(server.pid)/status", encoding: .utf8)
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }

@@ -23,13 +23,12 @@ public enum ChildProcess {
             "\(path) \(arguments.joined(separator: " ")) to exit"
         }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        // WIFEXITED / WEXITSTATUS, which Swift does not import.
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+        return (exitCode(status), output)
     }
 
     /// Reaps `pid`, checking every few milliseconds (this thread may block); kills it past `seconds`.
-    private static func waitForExit(_ pid: pid_t, seconds: Double, _ what: () -> String) throws -> Int32 {
+    /// Returns its raw wait status.
+    public static func waitForExit(_ pid: pid_t, seconds: Double, _ what: () -> String) throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var status: Int32 = 0
         while true {
@@ -58,18 +57,31 @@ public enum ChildProcess {
         _ = try waitForExit(pid, seconds: seconds) { "process \(pid) to end" }
     }
 
-    /// Spawns `path` with standard input from /dev/null, both output streams to `output`, no other
-    /// descriptor inherited.
-    private static func spawn(
-        _ path: String, _ arguments: [String], output: String, environment: [String: String]?
+    /// The exit code a raw wait status stands for (128 + the signal for a child a signal ended),
+    /// as a shell reports it. Swift does not import WIFEXITED and WEXITSTATUS.
+    public static func exitCode(_ status: Int32) -> Int32 {
+        status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Spawns `path` with standard input from /dev/null, its output written to `output` (emptied
+    /// first) and its errors appended to `errors` (or written to `output` too), no other descriptor inherited, in `directory` when
+    /// one is given.
+    public static func spawn(
+        _ path: String, _ arguments: [String], output: String, errors: String? = nil, environment: [String: String]?,
+        directory: String? = nil
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         closeInheritedDescriptors(&actions)
+        if let directory { try changeDirectory(&actions, to: directory) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
@@ -86,6 +98,16 @@ public enum ChildProcess {
             throw TestClientError(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
         }
         return pid
+    }
+
+    /// Makes the child start in `directory`. glibc's `posix_spawn_file_actions_addchdir_np` is not
+    /// imported into Swift either.
+    private static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, to directory: String) throws {
+        typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {
+            throw TestClientError(description: "this C library cannot start a child in another folder")
+        }
+        _ = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, directory)
     }
 
     /// Makes the child close every descriptor above standard error. Otherwise a long-lived child

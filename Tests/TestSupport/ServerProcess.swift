@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Which store a test's server runs on.
 public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
@@ -22,14 +23,23 @@ public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
 /// Starting and stopping wait for the child on a thread of their own (`TestHTTP.offPool`):
 /// every test target runs in one process, and a blocked thread of Swift's pool (two on two
 /// cores) would stall the in-process servers of other tests.
-public final class ServerProcess: @unchecked Sendable {  // mutated only by the test that owns it
-    public let process = Process()
+///
+/// Spawned and reaped with `ChildProcess` (`posix_spawn`, `waitpid`), not Foundation's `Process`:
+/// on Linux it learns of a child's exit when a socket the child inherited closes, and a server
+/// another test spawned at the same moment could inherit that socket too; then the first
+/// server's exit went unnoticed until the second one's, and `stop` waited past its deadline (CI).
+public final class ServerProcess: @unchecked Sendable {  // `reaped` is behind a lock; the rest is set in init
+    /// The server's process id.
+    public let pid: pid_t
     public private(set) var port: UInt16 = 0
     /// The SQLite file's path, or the PostgreSQL database's URL.
     public let databasePath: String
-    /// Where the server's log goes, to read when a test fails.
+    /// Where the server's log (its standard error) goes, to read when a test fails.
     public let logPath: String
-    private let output = Pipe()
+    /// Where its standard output goes: the line saying where it listens.
+    private let outputPath: String
+    /// The raw wait status once the process has been reaped (a pid is reaped once only).
+    private let reaped = Mutex<Int32?>(nil)
 
     /// The built binary next to the test bundle (`.build/debug/coordinatord`).
     public static var binaryPath: String {
@@ -86,60 +96,56 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         executable: String, commandLine: [String], databasePath: String, environment: [String: String], directory: URL?
     ) throws {
         self.databasePath = databasePath
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = commandLine
-        if let directory { process.currentDirectoryURL = directory }
-        // Only the test's own COORDINATORD_* variables: the server refuses ones it does not know.
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("COORDINATORD_") }
-        env.merge(environment) { $1 }
-        process.environment = env
-        process.standardOutput = output
         // The server's log goes next to its SQLite database, or into a folder of its own.
         logPath =
-            self.databasePath.hasPrefix("postgresql://")
+            databasePath.hasPrefix("postgresql://")
             ? Self.temporaryDatabasePath().replacingOccurrences(of: ".sqlite", with: ".log")
-            : self.databasePath + ".log"
+            : databasePath + ".log"
+        outputPath = logPath + ".out"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        try process.run()
+        // Only the test's own COORDINATORD_* variables: the server refuses ones it does not know.
+        pid = try ChildProcess.spawn(
+            executable, commandLine, output: outputPath, errors: logPath, environment: environment,
+            directory: directory?.path)
         port = try readPort()
     }
 
-    /// Reads the port from the server's first line, waiting at most `seconds` for it.
-    private func readPort(seconds: Double = defaultDeadlineSeconds) throws -> UInt16 {
-        var text = ""
-        let handle = output.fileHandleForReading
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !text.contains("\n") {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else {
-                throw DeadlineExceeded("the server to say where it listens (log: \(logPath)); it wrote: \(text)", seconds: seconds)
+    /// Whether the server still runs (reaping it if it has exited).
+    public var isRunning: Bool { exitStatus() == nil }
+
+    /// The server's raw wait status if it has exited, without waiting.
+    private func exitStatus() -> Int32? {
+        reaped.withLock { reaped in
+            if reaped == nil {
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { reaped = status }
             }
-            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            // A tenth of a second at a time: a child another test spawns at the same moment may
-            // inherit this pipe and hold it open, so a server that exited is also noticed by its exit.
-            let polled = poll(&ready, 1, Int32(min(100, left.components.seconds * 1000 + 1)))
-            if polled < 0 && errno == EINTR { continue }
-            guard polled > 0 else {
-                if !process.isRunning { throw exitedBeforeListening(text) }
-                continue
-            }
-            let data = handle.availableData
-            if data.isEmpty {
-                throw exitedBeforeListening(text)
-            }
-            text += String(decoding: data, as: UTF8.self)
+            return reaped
         }
-        guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
-            let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
-        else { throw TestClientError(description: "no port in \(text)") }
-        return port
     }
 
-    private func exitedBeforeListening(_ output: String) -> TestClientError {
-        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        return TestClientError(description: "server exited before listening: \(output)\(log)")
+    /// Reads the port from the line the server prints when it listens, waiting at most `seconds`.
+    private func readPort(seconds: Double = defaultDeadlineSeconds) throws -> UInt16 {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.contains(" listening on http://") }) {
+                guard let port = line.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+                    throw TestClientError(description: "no port in \(line)")
+                }
+                return port
+            }
+            if !isRunning { throw TestClientError(description: "server exited before listening: \(text)\(log)") }
+            guard ContinuousClock.now < deadline else {
+                kill(pid, SIGKILL)
+                throw DeadlineExceeded("the server to say where it listens (log: \(logPath)); it wrote: \(text)", seconds: seconds)
+            }
+            usleep(2_000)
+        }
     }
+
+    /// Everything the server has written so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Moves the server's clock forward (it must run with `--test-hooks`, whose clock stands still).
     public func advanceClock(seconds: Int) async throws {
@@ -169,30 +175,35 @@ public final class ServerProcess: @unchecked Sendable {  // mutated only by the 
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
-    /// Sends `signal` and waits (off Swift's pool) for the process to exit; returns its exit status.
-    /// A server still running after `seconds` is killed, and `DeadlineExceeded` thrown.
+    /// Sends `signal` and waits (off Swift's pool) for the process to exit; returns its exit code
+    /// (128 + the signal for a server a signal ended). A server still running after `seconds` is
+    /// killed, and `DeadlineExceeded` thrown with the end of its log.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, seconds: Double = defaultDeadlineSeconds) async throws -> Int32 {
-        let process = self.process
-        return try await TestHTTP.offPool {
-            if process.isRunning { kill(process.processIdentifier, signal) }
+        try await TestHTTP.offPool {
+            if self.isRunning { kill(self.pid, signal) }
             let deadline = ContinuousClock.now + .seconds(seconds)
-            // `waitUntilExit` has no deadline; this is its loop with one (Foundation reaps the child).
-            while process.isRunning {
+            while true {
+                if let status = self.exitStatus() { return ChildProcess.exitCode(status) }
                 guard ContinuousClock.now < deadline else {
-                    kill(process.processIdentifier, SIGKILL)
-                    throw DeadlineExceeded("the server to exit after signal \(signal)", seconds: seconds)
+                    kill(self.pid, SIGKILL)
+                    let tail = self.log.split(separator: "\n").suffix(20).joined(separator: "\n")
+                    throw DeadlineExceeded("the server to exit after signal \(signal); its log ends:\n\(tail)\n", seconds: seconds)
                 }
                 usleep(2_000)
             }
-            return process.terminationStatus
         }
     }
 
-    /// Kills a server the test did not stop, without waiting: a deinit runs on a thread of
-    /// Swift's pool, and on Linux Foundation learns of the exit through a thread of that same
-    /// pool, so waiting here could wait for ever. Foundation reaps the process when it exits.
+    /// Kills a server the test did not stop, and reaps it on a thread of its own (SIGKILL ends
+    /// it at once; a deinit must not block a thread of Swift's pool).
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        guard isRunning else { return }
+        let pid = self.pid
+        kill(pid, SIGKILL)
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
     }
 }
