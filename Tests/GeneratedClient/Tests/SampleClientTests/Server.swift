@@ -44,9 +44,13 @@ final class Server: Sendable {
         self.process = process
     }
 
+    /// Bounded, not `waitUntilExit`: on Linux Foundation learns of the exit when a socket the
+    /// child inherited closes, which another child spawned at the same moment could hold open.
     deinit {
         process.terminate()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
