@@ -17,6 +17,9 @@ import Glibc
 /// `finish`, from any thread, resumes it. A mutex guards the buffer and the suspended flag, so
 /// exactly one caller resumes a suspended connection, and none after libmicrohttpd freed it.
 public final class EventStream: Sendable {
+    /// The kernel send buffer a stream's socket asks for (Linux doubles it for its bookkeeping).
+    static let socketSendBufferBytes = 32 * 1024
+
     private struct Buffer {
         var writing: [UInt8] = []
         var offset = 0

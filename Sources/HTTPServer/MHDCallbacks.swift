@@ -215,7 +215,13 @@ extension MHDCallbacks {
     fileprivate static func streamResponse(_ stream: EventStream, on connection: OpaquePointer, core: ServerCore)
         -> OpaquePointer?
     {
-        stream.attach(to: connection, socket: coordinatord_mhd_connection_fd(connection))
+        let socket = coordinatord_mhd_connection_fd(connection)
+        // A fixed kernel send buffer instead of Linux's autotuned one (up to megabytes): a reader
+        // that stops reading holds at most this much in the kernel, and its frames start to
+        // coalesce after a few dozen, not after thousands of stale ones.
+        var sendBuffer = Int32(EventStream.socketSendBufferBytes)
+        _ = setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+        stream.attach(to: connection, socket: socket)
         core.streams.opened(stream)
         // A stream whose handler finished after the drain began ends at once too.
         if core.draining.load(ordering: .acquiring) { OpenStreams.drain(stream) }

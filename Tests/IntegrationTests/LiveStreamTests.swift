@@ -81,6 +81,9 @@ import Testing
             }
             return try await server.metric("coordinatord_stream_frames_coalesced_total") ?? 0 > 0
         }
+        // The stream's socket has a fixed send buffer: a few hundred frames back up, not the
+        // thousands Linux's autotuned buffer took (3,300 to 3,700 seen), at any machine speed.
+        #expect(events <= 1000, "\(events) events before the first frame coalesced")
         let residentAfter = try Self.residentKiB(server)
         // Now read: strictly growing versions up to the last, fewer frames than versions.
         let last = phone.version
