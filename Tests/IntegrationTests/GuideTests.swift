@@ -25,10 +25,11 @@ import Testing
     /// An app team's package in a folder of its own, depending on this repository by path:
     /// `swift build`, `swift test`, a release build; then its binary, copied with its resource
     /// bundles to another folder (the package and its build deleted), serves with `serve --port
-    /// --database` and nothing else. About three minutes of CPU (a debug build with its tests and
-    /// a release build, each of the package and all its dependencies): 2–3 minutes on two idle
-    /// cores, 7–9 on two cores shared with other builds.
-    @Test(.timeLimit(.minutes(30))) func theGuidesPackageBuildsAndServesOutsideTheRepository() async throws {
+    /// --database` and nothing else. A debug build with its tests and a release build, each of
+    /// the package and all its dependencies: 11 minutes beside the rest of the suite on CI's two
+    /// cores, 30 and more on two cores shared with other builds. The limit only guards against a
+    /// hang; each step has a deadline of its own.
+    @Test(.timeLimit(.minutes(60))) func theGuidesPackageBuildsAndServesOutsideTheRepository() async throws {
         let files = FileManager.default
         let work = files.temporaryDirectory.appendingPathComponent("coordinatord-outside-\(UUID().uuidString)")
         defer { try? files.removeItem(at: work) }
