@@ -126,15 +126,19 @@ def throughput(helpers, server, work, options, streams_count):
     post_id, user_id = helpers["prepare_sessions"](server.base, options.sessions, path)
     lines = [line.split() for line in open(path).read().splitlines()]
     loadgen = helpers["loadgen"]
-    run = lambda: loadgen("navigate", server.port, options.connections, options.seconds, 1, path, post_id, user_id)
+    run = lambda: loadgen("navigate", server.port, options.connections, options.seconds, 1, path, post_id, user_id,
+                          server_pid=server.process.pid)
     without = run()
     streams = Streams(server.port)
     per_session = max(1, streams_count // len(lines))
     opened = sum(streams.open(session, token) for session, token, *_ in lines for _ in range(per_session))
     with_streams = run()
     streams.close()
+    cpu = lambda run: run["cpu_user_us"] + run["cpu_sys_us"]
     return {"without_rps": without["rps"], "with_rps": with_streams["rps"], "streams": opened,
-            "ratio": with_streams["rps"] / max(1, without["rps"])}
+            "ratio": with_streams["rps"] / max(1, without["rps"]),
+            # The server's CPU per event: what the streams cost it, whatever else shares the cores.
+            "without_cpu_us": cpu(without), "with_cpu_us": cpu(with_streams)}
 
 
 def two_nodes(helpers, work, options, caps):
@@ -176,6 +180,8 @@ def show(r, options):
     print(f"  idle streams: {i['opened']} of {i['tried']} opened, {i['kib_per_stream']:.1f} KiB RSS each")
     print(f"  navigation events/s: {t['without_rps']:.0f} without streams, {t['with_rps']:.0f} with {t['streams']} open "
           f"(ratio {t['ratio']:.2f})")
+    print(f"  server CPU per event: {t['without_cpu_us']:.0f} µs without streams, {t['with_cpu_us']:.0f} µs with "
+          f"(ratio without ÷ with {t['without_cpu_us'] / max(1e-9, t['with_cpu_us']):.2f})")
     p = r.get("two_nodes")
     if p:
         print(f"live streams (PostgreSQL, two nodes: events to node A, streams on node B):")
