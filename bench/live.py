@@ -1,6 +1,6 @@
 """Live streams in `make bench` (`--only live`): commit → other-device latency with many streams
-open, memory per idle stream, idle streams one node holds, and navigation events/s with streams
-open ÷ without. Numbers are printed, never asserted. Imported by run.py (which passes its helpers)."""
+open (on SQLite, and on PostgreSQL with the streams on one node and the events sent to another),
+memory per idle stream, idle streams one node holds, and navigation events/s with streams open ÷ without. Numbers are printed, never asserted. Imported by run.py (which passes its helpers)."""
 import os, selectors, socket, statistics, threading, time
 
 
@@ -73,12 +73,14 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
 
 
-def latency(helpers, server, streams_total, per_session, events):
+def latency(helpers, server, streams_total, per_session, events, streams_server=None):
     """`streams_total` streams over sessions of `per_session` each; one client posts `events`
-    events round the sessions; latency = a frame's arrival − the moment its event was sent."""
+    events round the sessions; latency = a frame's arrival − the moment its event was sent.
+    With `streams_server` (another node on the same PostgreSQL database), the streams are held
+    there and the events sent to `server`: each frame crosses LISTEN/NOTIFY and a read."""
     Client = helpers["Client"]
     sessions = [Client(server.base) for _ in range(max(1, streams_total // per_session))]
-    streams = Streams(server.port)
+    streams = Streams((streams_server or server).port)
     opened = sum(streams.open(c.state["id"], c.token) for c in sessions for _ in range(per_session))
     sent = {}
     for n in range(events):
@@ -124,15 +126,35 @@ def throughput(helpers, server, work, options, streams_count):
     post_id, user_id = helpers["prepare_sessions"](server.base, options.sessions, path)
     lines = [line.split() for line in open(path).read().splitlines()]
     loadgen = helpers["loadgen"]
-    run = lambda: loadgen("navigate", server.port, options.connections, options.seconds, 1, path, post_id, user_id)
+    run = lambda: loadgen("navigate", server.port, options.connections, options.seconds, 1, path, post_id, user_id,
+                          server_pid=server.process.pid)
     without = run()
     streams = Streams(server.port)
     per_session = max(1, streams_count // len(lines))
     opened = sum(streams.open(session, token) for session, token, *_ in lines for _ in range(per_session))
     with_streams = run()
     streams.close()
+    cpu = lambda run: run["cpu_user_us"] + run["cpu_sys_us"]
     return {"without_rps": without["rps"], "with_rps": with_streams["rps"], "streams": opened,
-            "ratio": with_streams["rps"] / max(1, without["rps"])}
+            "ratio": with_streams["rps"] / max(1, without["rps"]),
+            # The server's CPU per event: what the streams cost it, whatever else shares the cores.
+            "without_cpu_us": cpu(without), "with_cpu_us": cpu(with_streams)}
+
+
+def two_nodes(helpers, work, options, caps):
+    """The latency run on PostgreSQL with two nodes: streams on node B, events sent to node A."""
+    cluster = helpers["Postgres"](work)
+    try:
+        url = cluster.database("live2")
+        Server = helpers["Server"]
+        a, b = Server(url, *caps), Server(url, *caps)
+        try:
+            return latency(helpers, a, options.streams, 10, options.live_events, streams_server=b)
+        finally:
+            a.stop()
+            b.stop()
+    finally:
+        cluster.stop()
 
 
 def measure(helpers, work, options):
@@ -146,6 +168,7 @@ def measure(helpers, work, options):
                    "throughput": throughput(helpers, server, work, options, options.streams)}
     finally:
         server.stop()
+    results["two_nodes"] = two_nodes(helpers, work, options, caps)
     return results
 
 
@@ -157,3 +180,10 @@ def show(r, options):
     print(f"  idle streams: {i['opened']} of {i['tried']} opened, {i['kib_per_stream']:.1f} KiB RSS each")
     print(f"  navigation events/s: {t['without_rps']:.0f} without streams, {t['with_rps']:.0f} with {t['streams']} open "
           f"(ratio {t['ratio']:.2f})")
+    print(f"  server CPU per event: {t['without_cpu_us']:.0f} µs without streams, {t['with_cpu_us']:.0f} µs with "
+          f"(ratio without ÷ with {t['without_cpu_us'] / max(1e-9, t['with_cpu_us']):.2f})")
+    p = r.get("two_nodes")
+    if p:
+        print(f"live streams (PostgreSQL, two nodes: events to node A, streams on node B):")
+        print(f"  commit → other device: p50 {p['p50_ms']:.2f} ms, p99 {p['p99_ms']:.2f} ms "
+              f"({p['streams']} streams open, {p['events']} events, {p['missing']} frames missing)")

@@ -10,6 +10,10 @@
 #include <netinet/tcp.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 // MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic,
@@ -93,5 +97,53 @@ static inline void *coordinatord_mhd_socket_context(struct MHD_Connection *conne
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
+}
+// Event streams leave libmicrohttpd once their head is due (HTTPServer's StreamPoller): these
+// wrap epoll and sendmsg, whose structures (a packed epoll_event, iovec arrays) are awkward in Swift.
+
+/// A new epoll set (close-on-exec), or -1.
+static inline int coordinatord_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+/// A non-blocking eventfd to wake an epoll loop, or -1.
+static inline int coordinatord_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+/// Wakes the loop that watches `fd` (an eventfd).
+static inline void coordinatord_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written;
+}
+
+/// Watches `fd` edge-triggered for input, room for output and the peer's hang-up, tagged `token`.
+static inline int coordinatord_epoll_add(int epoll, int fd, uint64_t token) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    event.data.u64 = token;
+    return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+static inline int coordinatord_epoll_remove(int epoll, int fd) {
+    return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/// Waits for events (at most 64) and writes their tokens; the count, or -1 (errno).
+static inline int coordinatord_epoll_wait(int epoll, uint64_t *tokens, int timeout) {
+    struct epoll_event events[64];
+    int count = epoll_wait(epoll, events, 64, timeout);
+    for (int i = 0; i < count; i++) tokens[i] = events[i].data.u64;
+    return count;
+}
+
+/// Sends three byte ranges in one call (a chunk's size line, its data, its end) without blocking
+/// or raising SIGPIPE: the bytes sent, or -1 (errno).
+static inline ssize_t coordinatord_send3(int fd, const void *a, size_t a_count, const void *b, size_t b_count,
+                                         const void *c, size_t c_count) {
+    struct iovec parts[3] = {{(void *)a, a_count}, {(void *)b, b_count}, {(void *)c, c_count}};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = parts;
+    message.msg_iovlen = 3;
+    return sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 #endif

@@ -43,7 +43,7 @@ struct Serve: AppCommand {
     @Option(help: "Largest SQLite database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
     @Option(help: "Live streams open at once on one session; past that, 429.") var maxStreamsPerSession = 16
     @Option(help: "Live streams open at once from one client address; past that, 429.") var maxStreamsPerClient = 32
-    @Option(help: "Live streams open at once on this node; past that, 503. Keep it below the connection limit.")
+    @Option(help: "Live streams open at once on this node; past that, 503. Each holds a file descriptor.")
     var maxStreams = 768
     @Option(help: "Seconds between heartbeat comments on an idle live stream.") var streamHeartbeat = 15
     @Flag(help: .hidden) var testHooks = false

@@ -5,23 +5,29 @@ import Synchronization
 import Glibc
 #endif
 
-/// A Server-Sent Events response body that other threads feed while libmicrohttpd sends it.
+/// A Server-Sent Events response body that other threads feed while it is sent.
 ///
-/// Memory is bounded whatever the reader's speed: the stream holds the frame being written, at
+/// Memory is bounded whatever the reader's speed: the stream holds the chunk being written, at
 /// most one frame waiting (a newer one replaces it: frames *coalesce*) and the final frame. Frame
 /// ids only grow: a frame whose id is not above the last one accepted is dropped, so a reader
 /// may miss versions but never sees one go backwards.
 ///
-/// Threading: libmicrohttpd's worker thread pulls bytes through `read`; when nothing is waiting
-/// the connection is suspended (no busy loop, no timeout) and the next `send`, `comment` or
-/// `finish`, from any thread, resumes it. A mutex guards the buffer and the suspended flag, so
-/// exactly one caller resumes a suspended connection, and none after libmicrohttpd freed it.
+/// Sending: once its handler returned it, the stream owns a copy of its connection's socket
+/// (libmicrohttpd lets go of the connection, see `OpenStreams`). Whoever queues a frame writes
+/// it at once, chunked, without blocking; what the socket cannot take now waits, and the
+/// poller's thread writes it when the socket has room. An idle stream costs no thread and no
+/// timer. A mutex guards the buffer and the socket, so writes never interleave and none
+/// happens after the socket closed. Frames queued before the socket is handed over wait for it.
 public final class EventStream: Sendable {
     /// The kernel send buffer a stream's socket asks for (Linux doubles it for its bookkeeping).
     static let socketSendBufferBytes = 32 * 1024
 
     private struct Buffer {
+        /// The bytes being written: a chunk's size line, its data (a frame, shared with other
+        /// streams, never copied) and its end; `offset` counts the bytes of all three sent.
+        var chunkHead: [UInt8] = []
         var writing: [UInt8] = []
+        var chunkTail: [UInt8] = []
         var offset = 0
         /// The next frame; a newer one replaces it. `isData` is false for a heartbeat comment.
         var waiting: (bytes: [UInt8], isData: Bool)?
@@ -30,12 +36,19 @@ public final class EventStream: Sendable {
         var lastID = Int.min
         var final: [UInt8]?
         var finishing = false
-        var suspended = false
-        var connection: ConnectionHandle?
-        /// The connection's socket, to see whether the peer left while the connection is suspended.
+        /// The body's terminating chunk is queued: once it is written the stream closes.
+        var terminated = false
+        /// The stream's own socket, once the response is ours to send (-1 before and after).
         var socket: Int32 = -1
-        /// libmicrohttpd is done with the body (sent or the peer went away).
+        var host: OpenStreams?
+        var token: UInt64 = 0
+        /// The body is done (sent, the peer went away, or it never started).
         var closed = false
+    }
+
+    /// What writing found: more to write later, nothing to write, or the stream must close.
+    private enum Progress {
+        case blocked, idle, done
     }
 
     private let buffer = Mutex(Buffer())
@@ -70,28 +83,13 @@ public final class EventStream: Sendable {
     }
 
     /// Queues an SSE comment (a heartbeat) when nothing else waits: any write keeps proxies from
-    /// closing the stream and finds a dead peer. A suspended connection notices nothing of its peer
-    /// (libmicrohttpd does not poll it), so a peer that closed its end is looked for here, and its
-    /// stream ends instead.
+    /// closing the stream, and a write to a peer that is gone fails and ends the stream.
     public func comment(_ text: String = "") {
         update { buffer in
             guard !buffer.finishing, !buffer.closed, buffer.waiting == nil else { return false }
-            // Only while suspended: then libmicrohttpd cannot close the socket under us.
-            if buffer.suspended && Self.peerLeft(buffer.socket) {
-                buffer.finishing = true
-                return true
-            }
             buffer.waiting = (Array(":\(text)\n\n".utf8), false)
             return true
         }
-    }
-
-    /// True when `socket` reads end of file or fails (not merely "nothing to read").
-    private static func peerLeft(_ socket: Int32) -> Bool {
-        guard socket >= 0 else { return false }
-        var byte: UInt8 = 0
-        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
     /// Queues a frame without an id (a status), before any waiting data frame; a newer one replaces it.
@@ -119,17 +117,16 @@ public final class EventStream: Sendable {
     /// True once the stream ends or ended.
     public var isFinishing: Bool { buffer.withLock { $0.finishing || $0.closed } }
 
-    /// Applies `change`; when it queued something and the connection is suspended, resumes it
-    /// (outside the lock: resuming wakes the worker thread, which then calls `read`).
+    /// Applies `change`; when it queued something and the socket is ours, writes what it can now.
     @discardableResult
     private func update(_ change: (inout Buffer) -> Bool) -> Bool {
-        let (changed, resume) = buffer.withLock { buffer -> (Bool, ConnectionHandle?) in
-            guard change(&buffer) else { return (false, nil) }
-            guard buffer.suspended, let connection = buffer.connection else { return (true, nil) }
-            buffer.suspended = false
-            return (true, connection)
+        var sent = 0
+        let (changed, ended) = buffer.withLock { buffer -> (Bool, Bool) in
+            guard change(&buffer) else { return (false, false) }
+            guard buffer.socket >= 0 else { return (true, false) }
+            return (true, Self.write(&buffer, started: &sent) == .done)
         }
-        if let resume { MHD_resume_connection(resume.pointer) }
+        report(sent: sent, ended: ended)
         return changed
     }
 
@@ -147,64 +144,133 @@ public final class EventStream: Sendable {
         return frame
     }
 
-    // MARK: libmicrohttpd's side (the connection's worker thread)
+    // MARK: The socket's side
 
-    /// The response is queued on `connection`; from now on `read` runs.
-    func attach(to connection: OpaquePointer, socket: Int32) {
-        buffer.withLock {
-            $0.connection = ConnectionHandle(pointer: connection)
-            $0.socket = socket
+    /// The response is ours to send on `socket` (owned from now on): writes `head`, then what
+    /// waits. Called once, by `OpenStreams`, which watches the socket for `token`.
+    func start(socket: Int32, head: [UInt8], host: OpenStreams, token: UInt64) {
+        var sent = 0
+        let ended = buffer.withLock { buffer -> Bool in
+            guard !buffer.closed else {
+                host.ended(token: token, socket: socket)
+                close(socket)
+                return false
+            }
+            (buffer.socket, buffer.host, buffer.token) = (socket, host, token)
+            (buffer.chunkHead, buffer.writing, buffer.chunkTail, buffer.offset) = ([], head, [], 0)
+            // The poller may have seen the socket before it was ours: look at it now.
+            return Self.peerLeft(buffer.socket) || Self.write(&buffer, started: &sent) == .done
+        }
+        report(sent: sent, ended: ended)
+    }
+
+    /// The poller saw the socket: the peer sent something or left, or there is room to write.
+    func socketReady() {
+        var sent = 0
+        let ended = buffer.withLock { buffer -> Bool in
+            guard buffer.socket >= 0 else { return false }
+            return Self.peerLeft(buffer.socket) || Self.write(&buffer, started: &sent) == .done
+        }
+        report(sent: sent, ended: ended)
+    }
+
+    /// Tells the observer of data frames that started, and closes the stream if it ended.
+    private func report(sent: Int, ended: Bool) {
+        for _ in 0..<sent { observer.sent() }
+        if ended { closed() }
+    }
+
+    /// Writes as much as the socket takes: the chunk in progress, then the notice, the waiting
+    /// frame, the final frame and the body's end, each as one chunk. Counts data frames started.
+    private static func write(_ buffer: inout Buffer, started: inout Int) -> Progress {
+        while true {
+            let total = buffer.chunkHead.count + buffer.writing.count + buffer.chunkTail.count
+            if buffer.offset < total {
+                let count = send(buffer)
+                if count > 0 {
+                    buffer.offset += count
+                    continue
+                }
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .blocked }
+                return .done  // the peer is gone
+            }
+            if let notice = buffer.notice {
+                buffer.notice = nil
+                chunk(notice, in: &buffer)
+            } else if let waiting = buffer.waiting {
+                buffer.waiting = nil
+                if waiting.isData { started += 1 }
+                chunk(waiting.bytes, in: &buffer)
+            } else if let final = buffer.final {
+                buffer.final = nil
+                chunk(final, in: &buffer)
+                // The chunk's end, then the zero-size chunk that ends the body.
+                buffer.chunkTail = Array("\r\n0\r\n\r\n".utf8)
+                buffer.terminated = true
+            } else if buffer.finishing && !buffer.terminated {
+                (buffer.chunkHead, buffer.writing, buffer.chunkTail, buffer.offset) = ([], [], Array("0\r\n\r\n".utf8), 0)
+                buffer.terminated = true
+            } else {
+                // Nothing waits: keep no bytes for an idle stream.
+                (buffer.chunkHead, buffer.writing, buffer.chunkTail, buffer.offset) = ([], [], [], 0)
+                return buffer.terminated ? .done : .idle
+            }
         }
     }
 
-    /// libmicrohttpd's content reader: copies up to `max` bytes to `destination`; 0 after
-    /// suspending the connection when nothing waits; -1 (end of stream) after the final frame.
-    func read(into destination: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        var startedData = false
-        let count = buffer.withLock { buffer -> Int in
-            if buffer.offset >= buffer.writing.count {
-                if let notice = buffer.notice {
-                    (buffer.writing, buffer.offset, buffer.notice) = (notice, 0, nil)
-                } else if let waiting = buffer.waiting {
-                    (buffer.writing, buffer.offset, buffer.waiting) = (waiting.bytes, 0, nil)
-                    startedData = waiting.isData
-                } else if let final = buffer.final {
-                    (buffer.writing, buffer.offset, buffer.final) = (final, 0, nil)
-                } else if buffer.finishing {
-                    return -1
-                } else {
-                    buffer.writing = []
-                    buffer.offset = 0
-                    buffer.suspended = true
-                    // Allowed from a content reader; the next `update` resumes it.
-                    if let connection = buffer.connection { MHD_suspend_connection(connection.pointer) }
-                    return 0
+    /// Makes `frame` the chunk being written.
+    private static func chunk(_ frame: [UInt8], in buffer: inout Buffer) {
+        buffer.chunkHead = Array((String(frame.count, radix: 16) + "\r\n").utf8)
+        buffer.writing = frame
+        buffer.chunkTail = [13, 10]
+        buffer.offset = 0
+    }
+
+    /// One non-blocking send of the unsent part of the chunk: the bytes sent, or -1 (errno).
+    private static func send(_ buffer: Buffer) -> Int {
+        let skipHead = min(buffer.offset, buffer.chunkHead.count)
+        let skipData = min(buffer.offset - skipHead, buffer.writing.count)
+        let skipTail = buffer.offset - skipHead - skipData
+        return buffer.chunkHead.withUnsafeBytes { head in
+            buffer.writing.withUnsafeBytes { data in
+                buffer.chunkTail.withUnsafeBytes { tail in
+                    coordinatord_send3(
+                        buffer.socket, head.baseAddress.map { $0 + skipHead }, head.count - skipHead,
+                        data.baseAddress.map { $0 + skipData }, data.count - skipData,
+                        tail.baseAddress.map { $0 + skipTail }, tail.count - skipTail)
                 }
             }
-            let count = min(max, buffer.writing.count - buffer.offset)
-            buffer.writing.withUnsafeBytes { bytes in
-                UnsafeMutableRawPointer(destination).copyMemory(
-                    from: bytes.baseAddress! + buffer.offset, byteCount: count)
-            }
-            buffer.offset += count
-            return count
         }
-        if startedData { observer.sent() }
-        return count
     }
 
-    /// libmicrohttpd freed the response: the body is done (or the peer left).
-    func closed() {
-        buffer.withLock {
-            $0.closed = true
-            $0.suspended = false
-            $0.connection = nil
-            $0.socket = -1
-            $0.waiting = nil
-            $0.notice = nil
-            $0.writing = []
+    /// Reads and drops what the peer sent; true when it closed its end or the socket failed.
+    private static func peerLeft(_ socket: Int32) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
+            while true {
+                let count = recv(socket, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+                if count > 0 { continue }
+                if count < 0 && errno == EINTR { continue }
+                return count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+            }
         }
-        observer.closed()
+    }
+
+    /// The body is done (sent, the peer went away, or it never started): the socket closes and the
+    /// observer hears it once.
+    func closed() {
+        let first = buffer.withLock { buffer -> Bool in
+            guard !buffer.closed else { return false }
+            if buffer.socket >= 0 {
+                buffer.host?.ended(token: buffer.token, socket: buffer.socket)
+                close(buffer.socket)
+            }
+            buffer = Buffer()
+            buffer.closed = true
+            buffer.finishing = true
+            return true
+        }
+        if first { observer.closed() }
     }
 }
 

@@ -28,8 +28,11 @@ public final class HTTPServer: Sendable {
     public init(configuration: ServerConfiguration, responder: some HTTPResponder) throws {
         let core = ServerCore(responder: responder, configuration: configuration)
         let context = Unmanaged.passRetained(core).toOpaque()
+        // TURBO: a connection closes without `shutdown`, so that an event stream's socket, which
+        // its stream holds through a copy of the descriptor, stays open when libmicrohttpd lets go
+        // of its connection (see `MHDCallbacks.takeOver`); it also reads new connections at once.
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue)
-            | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue) | UInt32(MHD_USE_ITC.rawValue)
+            | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue) | UInt32(MHD_USE_ITC.rawValue) | UInt32(MHD_USE_TURBO.rawValue)
         var options = [
             MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
@@ -114,6 +117,11 @@ public final class HTTPServer: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
+        // Streams whose readers have not taken their last frame yet close with the daemon.
+        while core.streams.count > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        core.streams.stop()
         core.watch.stop()
         MHD_stop_daemon(daemon.pointer)
         Unmanaged.passUnretained(core).release()
@@ -142,7 +150,7 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Handler tasks that have not yet resumed their connection.
     let running = Atomic<Int>(0)
-    /// Event streams being sent (each also counts as a request in flight).
+    /// Event streams being sent (past libmicrohttpd: not requests in flight, nor its connections).
     let streams = OpenStreams()
 
     init(responder: any HTTPResponder, configuration: ServerConfiguration) {

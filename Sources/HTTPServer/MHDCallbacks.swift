@@ -188,15 +188,11 @@ enum MHDCallbacks {
 
     /// Queues `response`; once the server drains, every answer closes its connection.
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, core: ServerCore) -> MHD_Result {
-        let mhdResponse =
-            if let stream = response.eventStream {
-                streamResponse(stream, on: connection, core: core)
-            } else {
-                response.body.withUnsafeBytes { bytes in
-                    MHD_create_response_from_buffer(
-                        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-                }
-            }
+        if let stream = response.eventStream { return takeOver(stream, head: response, on: connection, core: core) }
+        let mhdResponse = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
         for field in response.headers {
@@ -210,55 +206,60 @@ enum MHDCallbacks {
 }
 
 extension MHDCallbacks {
-    /// A response of unknown length (chunked) that pulls its bytes from `stream`. The stream is
-    /// retained until libmicrohttpd calls the free callback, which also takes it off the core's list.
-    fileprivate static func streamResponse(_ stream: EventStream, on connection: OpaquePointer, core: ServerCore)
-        -> OpaquePointer?
-    {
+    /// Sends `stream` on a copy of the connection's socket, past libmicrohttpd: the copy gets the
+    /// response head (chunked, `Connection: close`) and then the frames, and `OpenStreams` watches
+    /// it. Returns `.NO`, so that libmicrohttpd closes the connection as its own: it frees the
+    /// connection's memory pool and closes its descriptor, but the socket stays open through the
+    /// copy (the daemon runs with `MHD_USE_TURBO`, so it closes without `shutdown`).
+    fileprivate static func takeOver(
+        _ stream: EventStream, head response: HTTPResponse, on connection: OpaquePointer, core: ServerCore
+    ) -> MHD_Result {
         let socket = coordinatord_mhd_connection_fd(connection)
+        let own = socket >= 0 ? fcntl(socket, F_DUPFD_CLOEXEC, 0) : -1
+        guard own >= 0 else {
+            stream.closed()
+            return .NO
+        }
+        // libmicrohttpd may have left the socket corked: frames must go out as they are written.
+        var off: Int32 = 0
+        var on: Int32 = 1
+        setsockopt(own, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(own, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         // A fixed kernel send buffer instead of Linux's autotuned one (up to megabytes): a reader
         // that stops reading holds at most this much in the kernel, and its frames start to
-        // coalesce after a few dozen, not after thousands of stale ones.
+        // coalesce after a few hundred, not after thousands of stale ones.
         var sendBuffer = Int32(EventStream.socketSendBufferBytes)
-        _ = setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
-        stream.attach(to: connection, socket: socket)
-        core.streams.opened(stream)
+        setsockopt(own, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+        guard core.streams.start(stream, socket: own, head: response.streamHead()) else {
+            stream.closed()
+            return .NO
+        }
         // A stream whose handler finished after the drain began ends at once too.
         if core.draining.load(ordering: .acquiring) { OpenStreams.drain(stream) }
-        let context = Unmanaged.passRetained(StreamContext(stream: stream, core: core)).toOpaque()
-        // The closures capture nothing; each recovers the stream from the retained context.
-        let response = MHD_create_response_from_callback(
-            UInt64.max, 4096,
-            { context, _, buffer, max in
-                let context = Unmanaged<StreamContext>.fromOpaque(context!).takeUnretainedValue()
-                return context.stream.read(into: buffer!, max: max)
-            }, context,
-            { context in
-                let context = Unmanaged<StreamContext>.fromOpaque(context!).takeRetainedValue()
-                context.core.streams.closed(context.stream)
-                context.stream.closed()
-            })
-        if response == nil {
-            let context = Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue()
-            context.core.streams.closed(context.stream)
-            context.stream.closed()
-        }
-        return response
-    }
-}
-
-/// What the content reader's C callbacks need; retained from queueing until the free callback.
-private final class StreamContext: Sendable {
-    let stream: EventStream
-    let core: ServerCore
-
-    init(stream: EventStream, core: ServerCore) {
-        self.stream = stream
-        self.core = core
+        return .NO
     }
 }
 
 extension HTTPResponse {
+    /// The head of an event stream's response, written past libmicrohttpd: its fields, a `Date`,
+    /// a chunked body, and `Connection: close` (the stream holds the connection to its end).
+    func streamHead() -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        head += "Date: \(Self.httpDate())\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8)
+    }
+
+    /// Now as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var text = [CChar](repeating: 0, count: 40)
+        let count = strftime(&text, text.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The whole response as HTTP/1.1 bytes, for the one answer written past libmicrohttpd.
     func serializedForRawSocket() -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"

@@ -171,7 +171,7 @@ extension SessionService {
                     retire(other)
                 }
             }
-            liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers)
+            liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers, rendered: applied.state)
             return applied.answer
         }
     }
@@ -181,6 +181,9 @@ extension SessionService {
         let tokenHash: [UInt8]
         let answer: StoredAnswer
         let endedSessionsOfUsers: Set<Int64>
+        /// The new State as streams show it, when the answer is exactly that (no token in it):
+        /// then the streams reuse it instead of rendering the State again.
+        let state: [UInt8]?
     }
 
     /// Applies the event and commits it. Most events only navigate and read: their flow runs on a
@@ -219,7 +222,8 @@ extension SessionService {
                 deviceToken: ran.outcome.deviceToken)
         return Applied(
             tree: ran.tree, tokenHash: ran.tokenHash, answer: answer,
-            endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers)
+            endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers,
+            state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
     }
 
     // Made on first use (after the metrics system is set up), not per event.

@@ -35,13 +35,14 @@ extension SessionService {
     }
 
     /// A commit of `session` on this node (called under its lock, after memory took the commit):
-    /// its streams get the new State or end, and streams of sessions the event ended end.
-    func liveCommitted(_ session: ResidentSession, endedSessionsOfUsers users: Set<Int64>) {
+    /// its streams get the new State (`rendered`, when the answer already rendered it) or end, and
+    /// streams of sessions the event ended end.
+    func liveCommitted(_ session: ResidentSession, endedSessionsOfUsers users: Set<Int64>, rendered: [UInt8]? = nil) {
         if live.isWatched(session.id) {
             let now = session.current
             live.publish(
                 sessionID: session.id, version: now.version, tokenHash: now.tokenHash, userID: now.tree.user?.id,
-                expiresAt: now.expiresAt, state: render(now, id: session.id))
+                expiresAt: now.expiresAt, state: rendered ?? render(now, id: session.id))
         }
         guard !users.isEmpty else { return }
         for other in live.sessions(ofUsers: users, except: session.id) { live.end(sessionID: other, reason: .sessionEnded) }

@@ -185,8 +185,7 @@ import Testing
         let metrics = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
         #expect(metrics.contains(#"coordinatord_streams_refused_total{cap="session"} 1"#))
         #expect(metrics.contains(#"coordinatord_streams_refused_total{cap="node"} 1"#))
-        // A closed stream frees its place (found by the next heartbeats: a suspended connection
-        // notices nothing until it writes).
+        // A closed stream frees its place (the poller sees its socket close).
         open.disconnect()
         try await waitUntil("the closed stream is forgotten") {
             try await server.metric("coordinatord_streams_open") == 1

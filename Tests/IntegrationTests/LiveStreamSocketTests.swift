@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A live stream's connection leaves libmicrohttpd once its head is sent: the stream writes to
+/// the socket itself and one poller thread watches every stream's socket.
+@Suite struct LiveStreamSocketTests {
+    /// Streams take no place among the server's connections (which bound requests): with room for
+    /// eight connections, twelve streams are open and requests are still answered.
+    @Test func streamsHoldNoConnectionSlot() async throws {
+        let server = try await ServerProcess.start(backend: .sqlite, arguments: ["--connection-limit", "8"])
+        let client = try await SessionClient.create(port: server.port)
+        var streams: [EventStreamClient] = []
+        for _ in 0..<12 {
+            let stream = try await LiveStreamTests.open(client)
+            #expect(stream.status == 200)
+            LiveStreamTests.expectState(try await LiveStreamTests.next(stream), equals: client, "its first frame")
+            streams.append(stream)
+        }
+        #expect(streams[0].headers["content-type"] == "text/event-stream")
+        #expect(streams[0].headers["transfer-encoding"] == "chunked")
+        #expect(streams[0].headers["connection"] == "close", "the stream holds its connection to the end")
+        #expect(try await TestHTTP.request(port: server.port, "GET", "/healthz").status == 200)
+        #expect(try await server.metric("coordinatord_streams_open") == 12)
+        // Every stream still gets each commit.
+        var phone = client
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        for stream in streams {
+            LiveStreamTests.expectState(try await LiveStreamTests.next(stream), equals: phone, "the next commit")
+        }
+    }
+
+    /// A stream whose reader left is forgotten at once, not at its next heartbeat (here an hour away).
+    @Test func aClosedStreamIsForgottenAtOnce() async throws {
+        let server = try await ServerProcess.start(backend: .sqlite, arguments: ["--stream-heartbeat", "3600"])
+        let client = try await SessionClient.create(port: server.port)
+        let stream = try await LiveStreamTests.open(client)
+        _ = try await LiveStreamTests.next(stream)
+        #expect(try await server.metric("coordinatord_streams_open") == 1)
+        stream.disconnect()
+        try await waitUntil("the closed stream is forgotten without a heartbeat") {
+            try await server.metric("coordinatord_streams_open") == 0
+        }
+    }
+}
