@@ -265,20 +265,39 @@ extension SessionService {
         _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64,
         _ connection: any SQLConnection
     ) throws {
-        guard
-            try SessionSQL.update(
-                connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
-                identity: ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
-                    ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id),
-                now: now, expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
-        else { throw ResidentCopyOutdated() }
-        try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
+        let identity =
+            ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
+            ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id)
+        let expiresAt = now + configuration.idleTimeoutSeconds
+        var notices = ran.outcome.endedSessionsOfUsers.map { LiveNotice.endedUser($0, except: request.sessionID) }
+        if connection.dialect == .postgresql {
+            // The update, its journal entry and its notice in one statement (one round trip).
+            let settings = configuration.journal
+            guard
+                try FoldedEventSQL.update(
+                    connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
+                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
+                    journal: settings.enabled
+                        ? FoldedEventSQL.Journaled(
+                            record: journalRecord(request, current: current, snapshot: ran.snapshot, now: now),
+                            node: settings.node, keep: settings.maxVersionsPerSession) : nil,
+                    notice: store.isShared ? LiveNotice.committed(request.sessionID, version: current.version + 1).payload : nil,
+                    // The write's last statement (nothing follows it below): it commits the write.
+                    commit: notices.isEmpty && ran.answer == nil)
+            else { throw ResidentCopyOutdated() }
+        } else {
+            guard
+                try SessionSQL.update(
+                    connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
+                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt)
+            else { throw ResidentCopyOutdated() }
+            try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
+            notices.insert(.committed(request.sessionID, version: current.version + 1), at: 0)
+        }
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
-        try noticeOtherNodes(
-            [.committed(request.sessionID, version: current.version + 1)]
-                + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection)
+        try noticeOtherNodes(notices, connection)
         if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
             try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
