@@ -242,6 +242,32 @@ class Postgres:
         latency = float(next(l for l in out.splitlines() if l.startswith("latency average")).split("=")[1].split()[0])
         return {"tps": tps, "latency_ms": latency}
 
+    def notify_cost(self, seconds, connections, rounds=2):
+        """What `pg_notify` in the event's own statement costs at commit: pgbench runs the shape of
+        coordinatord's folded event write (a compare-and-set UPDATE of one of 1,000 rows, autocommit)
+        with the notice and without it, alternated `rounds` times; tps of each round."""
+        common = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        self.run("createdb", *common, "notify")
+        self.run("psql", *common, "-d", "notify", "-c",
+                 "CREATE TABLE rows (id bigint PRIMARY KEY, version bigint NOT NULL, snapshot bytea NOT NULL); "
+                 "INSERT INTO rows SELECT n, 1, decode(repeat('ab', 1000), 'hex') FROM generate_series(1, 1000) n")
+        update = "WITH updated AS (UPDATE rows SET version = version + 1 WHERE id = :id RETURNING version)"
+        scripts = {
+            "on": update + ", noticed AS MATERIALIZED (SELECT pg_notify('coordinatord_live', 'c:' || version || ':' || :id) "
+                           "FROM updated) SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM noticed);",
+            "off": update + " SELECT (SELECT count(*) FROM updated);",
+        }
+        results = {"on": [], "off": []}
+        for _ in range(rounds):
+            for setting, sql in scripts.items():
+                path = os.path.join(self.folder, f"notify-{setting}.sql")
+                with open(path, "w") as f: f.write("\\set id random(1, 1000)\n" + sql + "\n")
+                if os.getuid() == 0: shutil.chown(path, "postgres")
+                out = self.run("pgbench", *common, "-n", "-M", "prepared", "-f", path, "-c", str(connections), "-j", "2",
+                               "-T", str(seconds), "notify", capture=True)
+                results[setting].append(float(next(l for l in out.splitlines() if l.startswith("tps")).split("=")[1].split()[0]))
+        return results
+
     def stop(self):
         self.run("pg_ctl", "-D", self.folder + "/data", "-m", "fast", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -290,6 +316,7 @@ def postgresql(work, options):
     cluster = Postgres(work)
     try:
         results["pgbench"] = cluster.pgbench(options.seconds, options.connections)
+        results["notify"] = cluster.notify_cost(options.seconds, options.connections)
         server = Server(cluster.database("nav1"))
         results["one"] = navigation(server, work, "one", options)
         server.stop()
@@ -316,6 +343,14 @@ def print_postgresql(r, options):
     for row in rows: print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)))
     print(f"pgbench simple-update on the same cluster, {options.connections} clients: {r['pgbench']['tps']:,.0f} tps "
           f"(average latency {r['pgbench']['latency_ms']:.2f} ms)")
+    print(f"PostgreSQL one node events/s ÷ pgbench simple-update tps: "
+          f"{r['one']['closed']['rps'] / max(1, r['pgbench']['tps']):.2f} (target ≥ 1.0)")
+    notify = r.get("notify")
+    if notify:
+        on, off = sum(notify["on"]) / len(notify["on"]), sum(notify["off"]) / len(notify["off"])
+        runs = lambda values: ", ".join(f"{v:,.0f}" for v in values)
+        print(f"pg_notify at commit (pgbench, the folded event write with its notice ÷ without, alternated, means): "
+              f"{on:,.0f} ÷ {off:,.0f} tps = {on / max(1, off):.2f} (rounds on: {runs(notify['on'])}; off: {runs(notify['off'])})")
 
 
 def snapshot_template(work):
