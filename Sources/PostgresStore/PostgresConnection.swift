@@ -20,6 +20,8 @@ public final class PostgresConnection: SQLConnection {
     /// Set by `commitIfChanged` once its `COMMIT` went with its statement: committed, or (when the
     /// connection broke before the answer) perhaps committed, for the error that hid it.
     private var committedWith: CommittedWith?
+    /// Statements to send right after `COMMIT` (`runAfterCommit`), by prepared name, with their values.
+    private var afterCommit: [(name: String, parameters: [Parameter])] = []
     private enum CommittedWith { case committed, unconfirmed(transaction: Int64, cause: PostgresError) }
     /// How many prepared statements a connection keeps at most.
     static let maxPreparedStatements = 256
@@ -58,8 +60,8 @@ public final class PostgresConnection: SQLConnection {
     /// breaks during `COMMIT` throws `CommitUnconfirmed`, since the server may have committed
     /// before its answer was lost.
     public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
-        (beginPending, openTransaction, beginFailure, committedWith) = (true, nil, nil, nil)
-        defer { (beginPending, openTransaction, beginFailure, committedWith) = (false, nil, nil, nil) }
+        (beginPending, openTransaction, beginFailure, committedWith, afterCommit) = (true, nil, nil, nil, [])
+        defer { (beginPending, openTransaction, beginFailure, committedWith, afterCommit) = (false, nil, nil, nil, []) }
         do {
             let result = try body()
             if let beginFailure { throw beginFailure }
@@ -69,13 +71,21 @@ public final class PostgresConnection: SQLConnection {
                 throw CommitUnconfirmed(transaction: transaction, result: result, cause: cause)
             case nil: break
             }
-            guard let transaction = openTransaction else { return result }  // nothing was sent
+            guard let transaction = openTransaction else {
+                // Nothing was sent: there is no commit to follow, so what was to follow it runs now.
+                try runQueuedAfterCommit()
+                return result
+            }
             guard PQtransactionStatus(handle) != PQTRANS_INERROR else {
                 throw PostgresError(
                     sqlState: "25P02", message: "a statement failed inside the transaction; nothing was committed")
             }
             do {
-                try execute("COMMIT")
+                if afterCommit.isEmpty {
+                    try execute("COMMIT")
+                } else {
+                    try commitWithFollowers()
+                }
             } catch let error as PostgresError where !isHealthy {
                 throw CommitUnconfirmed(transaction: transaction, result: result, cause: error)
             }
@@ -106,10 +116,11 @@ public final class PostgresConnection: SQLConnection {
         let parameters = values.map(Parameter.init)
         let lengths = parameters.map(\.length)
         let formats = parameters.map(\.format)
-        let results = pipeline(queries: 2) {
+        // What follows the commit goes in the same pipeline: skipped, like `COMMIT`, if the statement fails.
+        let results = pipeline(queries: 2 + afterCommit.count) {
             withParameterPointers(parameters) { pointers in
                 PQsendQueryPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 1)
-            } == 1 && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
+            } == 1 && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
         }
         defer { for case let result? in results { PQclear(result) } }
         if let commit = results[1], PQresultStatus(commit) == PGRES_COMMAND_OK {
@@ -132,6 +143,52 @@ public final class PostgresConnection: SQLConnection {
         openTransaction = nil
         try check(results[1], sql: "COMMIT")
         throw PostgresError(sqlState: "", message: "COMMIT answered nothing", sql: "COMMIT")
+    }
+
+    /// Inside a transaction, queues `sql` to go with `COMMIT` (prepared now); outside one, runs it.
+    public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
+        guard beginPending || openTransaction != nil else {
+            PQclear(try perform(sql, values))
+            return
+        }
+        afterCommit.append((try statementName(sql, values), values.map(Parameter.init)))
+    }
+
+    /// Sends the queued after-commit statements (in a pipeline, after its `COMMIT`).
+    private func sendAfterCommit() -> Bool {
+        afterCommit.allSatisfy { statement in
+            let lengths = statement.parameters.map(\.length)
+            let formats = statement.parameters.map(\.format)
+            return withParameterPointers(statement.parameters) { pointers in
+                PQsendQueryPrepared(handle, statement.name, Int32(statement.parameters.count), pointers, lengths, formats, 1)
+            } == 1
+        }
+    }
+
+    /// `COMMIT` and the queued after-commit statements in one round trip. Their failures are not
+    /// the write's: it committed (a lost notice is caught up by the listeners' catch-up reads).
+    private func commitWithFollowers() throws {
+        let results = pipeline(queries: 1 + afterCommit.count) {
+            PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
+        }
+        defer { for case let result? in results { PQclear(result) } }
+        try check(results[0], sql: "COMMIT")
+    }
+
+    /// Runs the queued after-commit statements now (a transaction that sent nothing), one by one.
+    private func runQueuedAfterCommit() throws {
+        let queued = afterCommit
+        afterCommit = []
+        for statement in queued {
+            let lengths = statement.parameters.map(\.length)
+            let formats = statement.parameters.map(\.format)
+            let result = withParameterPointers(statement.parameters) { pointers in
+                PQexecPrepared(handle, statement.name, Int32(statement.parameters.count), pointers, lengths, formats, 1)
+            }
+            Self.countRoundTrip()
+            defer { PQclear(result) }
+            try check(result, sql: "a statement after COMMIT")
+        }
     }
 
     /// SQLSTATE division_by_zero: how a `commitIfChanged` statement says it changed nothing.

@@ -1,12 +1,11 @@
 import Store
 
-/// On PostgreSQL, an event's own writes in one statement, one round trip instead of three: the
-/// compare-and-set `UPDATE` of the session row, its journal entry (and, every
-/// `JournalSQL.trimEvery` versions, the trim of the session's older entries), and the notice to
-/// other nodes' streams. A data-modifying `WITH`: the entry and the notice are made from the row the
-/// `UPDATE` returned, so a version that moved on writes nothing and notifies no one. It runs in the
-/// event's transaction like the statements it replaces: the journal commits with the state, and
-/// PostgreSQL delivers the notice only when that transaction commits.
+/// On PostgreSQL, an event's own writes in one statement, one round trip instead of two: the
+/// compare-and-set `UPDATE` of the session row and its journal entry (and, every
+/// `JournalSQL.trimEvery` versions, the trim of the session's older entries). A data-modifying
+/// `WITH`: the entry is made from the row the `UPDATE` returned, so a version that moved on writes
+/// nothing. It runs in the event's transaction like the statements it replaces, so the journal
+/// commits with the state. (The notice to other nodes' streams follows the commit: `LiveNotice.send`.)
 enum FoldedEventSQL {
     /// The journal entry to append with the update, as `JournalSQL.append` would.
     struct Journaled {
@@ -16,12 +15,12 @@ enum FoldedEventSQL {
     }
 
     /// Stores a new version if the stored one is still `expectedVersion`, with `journal`'s entry
-    /// and `notice` (a `LiveNotice` payload) made only then; false (and nothing written) otherwise.
+    /// made only then; false (and nothing written) otherwise.
     /// Columns are assigned as in `SessionSQL.update`. With `commit`, it is the last statement of
     /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip).
     static func update(
         _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
-        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, notice: String?, commit: Bool
+        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, commit: Bool
     ) throws -> Bool {
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
         // The next parameter, bound to `value` (numbered in order: PostgreSQL infers each one's type).
@@ -59,15 +58,9 @@ enum FoldedEventSQL {
         }
         // With `commit`, a version that moved on divides by zero: the transaction aborts, and the
         // `COMMIT` sent with it does nothing.
-        var counted = [commit ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"]
-        if let notice {
-            // MATERIALIZED: evaluated once per updated row, never folded away (pg_notify is its only effect).
-            parts.append(
-                "noticed AS MATERIALIZED (SELECT pg_notify(\(parameter(.text(LiveNotice.channel))), \(parameter(.text(notice)))) FROM updated)")
-            counted.append("(SELECT count(*) FROM noticed)")
-        }
-        // Data-modifying parts run whether or not the query reads them; `noticed` runs because it does.
-        let sql = "WITH " + parts.joined(separator: ",\n") + "\nSELECT " + counted.joined(separator: ", ")
+        let counted = commit ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"
+        // Data-modifying parts run whether or not the query reads them.
+        let sql = "WITH " + parts.joined(separator: ",\n") + "\nSELECT " + counted
         if commit { return try connection.commitIfChanged(sql, values) }
         return try connection.queryFirst(sql, values) { $0.int(0) } == 1
     }

@@ -269,9 +269,12 @@ extension SessionService {
             ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
             ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id)
         let expiresAt = now + configuration.idleTimeoutSeconds
-        var notices = ran.outcome.endedSessionsOfUsers.map { LiveNotice.endedUser($0, except: request.sessionID) }
+        // Sent after the commit, with it (queued first: the commit may come with the update below).
+        try noticeOtherNodes(
+            [.committed(request.sessionID, version: current.version + 1)]
+                + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection)
         if connection.dialect == .postgresql {
-            // The update, its journal entry and its notice in one statement (one round trip).
+            // The update and its journal entry in one statement (one round trip).
             let settings = configuration.journal
             guard
                 try FoldedEventSQL.update(
@@ -281,9 +284,8 @@ extension SessionService {
                         ? FoldedEventSQL.Journaled(
                             record: journalRecord(request, current: current, snapshot: ran.snapshot, now: now),
                             node: settings.node, keep: settings.maxVersionsPerSession) : nil,
-                    notice: store.isShared ? LiveNotice.committed(request.sessionID, version: current.version + 1).payload : nil,
                     // The write's last statement (nothing follows it below): it commits the write.
-                    commit: notices.isEmpty && ran.answer == nil)
+                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.answer == nil)
             else { throw ResidentCopyOutdated() }
         } else {
             guard
@@ -292,12 +294,10 @@ extension SessionService {
                     identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt)
             else { throw ResidentCopyOutdated() }
             try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
-            notices.insert(.committed(request.sessionID, version: current.version + 1), at: 0)
         }
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
-        try noticeOtherNodes(notices, connection)
         if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
             try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,

@@ -31,9 +31,21 @@ public protocol SQLConnection: AnyObject {
     /// answers NULL): the caller then throws, and nothing of the write commits. Nothing else may run
     /// in the write after it.
     func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool
+
+    /// Runs `sql` (a statement of its own, whose rows are not read) once the write this connection
+    /// is in has committed, and only if it does: PostgreSQL sends it with `COMMIT`, in the same
+    /// round trip, as its own transaction. For effects that must follow the commit without holding
+    /// it up: a `pg_notify` inside the transaction makes every notifying commit of the database wait
+    /// for the one before it (a lock held through the WAL flush). Outside a write it runs at once.
+    func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws
 }
 
 extension SQLConnection {
+    /// Runs the statement now, in the write: it commits with the write, or not at all.
+    public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
+        _ = try query(sql, values) { _ in () }
+    }
+
     /// The statement alone; the write commits (or rolls back) after it, as usual.
     public func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool {
         try queryFirst(sql, values) { !$0.isNull(0) } ?? false

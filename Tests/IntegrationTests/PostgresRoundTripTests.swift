@@ -4,10 +4,11 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// On PostgreSQL an event's own writes (the compare-and-set of the session row, its journal entry,
-/// the notice to other nodes' streams) are one statement, its `BEGIN` travels with its first
-/// statement, and its `COMMIT` with its last once the transaction has begun: a navigation event is
-/// two round trips, and folding them keeps every guarantee of the statements they replace.
+/// On PostgreSQL an event's own writes (the compare-and-set of the session row, its journal entry)
+/// are one statement, its `BEGIN` travels with its first statement, its `COMMIT` with its last once
+/// the transaction has begun, and the notice to other nodes' streams with its `COMMIT`: a
+/// navigation event is two round trips, and folding them keeps every guarantee of the statements
+/// they replace.
 @Suite struct PostgresRoundTripTests {
     /// The server's count of round trips to PostgreSQL (`/metrics`; preparations counted apart).
     static func roundTrips(_ server: ServerProcess) async throws -> Int {
@@ -17,8 +18,8 @@ import Testing
     }
 
     /// A navigation event whose flow reads nothing: `BEGIN`, its id and the folded write in one
-    /// round trip, `COMMIT` in another (before: `BEGIN`, `UPDATE`, journal `INSERT`, `pg_notify`,
-    /// `COMMIT`). Test hooks on: no periodic sweep talks to the database meanwhile.
+    /// round trip, `COMMIT` and the notice in another (before: `BEGIN`, `UPDATE`, journal `INSERT`,
+    /// `pg_notify`, `COMMIT`). Test hooks on: no periodic sweep talks to the database meanwhile.
     @Test func aNavigationEventIsTwoRoundTrips() async throws {
         let server = try await ServerProcess.start(backend: .postgresql, arguments: ["--test-hooks"])
         var client = try await SessionClient.create(port: server.port)
