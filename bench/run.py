@@ -243,25 +243,34 @@ class Postgres:
         return {"tps": tps, "latency_ms": latency}
 
     def notify_cost(self, seconds, connections, rounds=2):
-        """What `pg_notify` in the event's own statement costs at commit: pgbench runs the shape of
-        coordinatord's folded event write (a compare-and-set UPDATE of one of 1,000 rows, autocommit)
-        with the notice and without it, alternated `rounds` times; tps of each round."""
+        """What `pg_notify` costs at commit: pgbench runs the shape of coordinatord's event write (a
+        compare-and-set UPDATE of one of 1,000 rows between BEGIN and COMMIT, one pipeline) with the
+        notice inside the transaction, right after its COMMIT, and without one, alternated `rounds`
+        times; tps of each round."""
         common = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
         self.run("createdb", *common, "notify")
         self.run("psql", *common, "-d", "notify", "-c",
                  "CREATE TABLE rows (id bigint PRIMARY KEY, version bigint NOT NULL, snapshot bytea NOT NULL); "
                  "INSERT INTO rows SELECT n, 1, decode(repeat('ab', 1000), 'hex') FROM generate_series(1, 1000) n")
-        update = "WITH updated AS (UPDATE rows SET version = version + 1 WHERE id = :id RETURNING version)"
+        # Each a pipeline, as coordinatord sends it: BEGIN, the compare-and-set, COMMIT, one round trip.
+        update = ("WITH updated AS (UPDATE rows SET version = version + 1 WHERE id = :id RETURNING version)"
+                  " SELECT (SELECT count(*) FROM updated);")
+        notify = "SELECT pg_notify('coordinatord_live', 'c:' || :id);"
         scripts = {
-            "on": update + ", noticed AS MATERIALIZED (SELECT pg_notify('coordinatord_live', 'c:' || version || ':' || :id) "
-                           "FROM updated) SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM noticed);",
-            "off": update + " SELECT (SELECT count(*) FROM updated);",
+            # The notice inside the transaction (as before: a database-wide lock held through the WAL flush).
+            "in": ["BEGIN;", update.replace(" SELECT (SELECT count(*) FROM updated);",
+                                            ", noticed AS MATERIALIZED (SELECT pg_notify('coordinatord_live', 'c:' || version || ':' || :id) "
+                                            "FROM updated) SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM noticed);"), "COMMIT;"],
+            # The notice right after COMMIT, in the same pipeline (its own transaction): coordinatord now.
+            "after": ["BEGIN;", update, "COMMIT;", notify],
+            "off": ["BEGIN;", update, "COMMIT;"],
         }
-        results = {"on": [], "off": []}
+        results = {setting: [] for setting in scripts}
         for _ in range(rounds):
-            for setting, sql in scripts.items():
+            for setting, lines in scripts.items():
                 path = os.path.join(self.folder, f"notify-{setting}.sql")
-                with open(path, "w") as f: f.write("\\set id random(1, 1000)\n" + sql + "\n")
+                with open(path, "w") as f:
+                    f.write("\\set id random(1, 1000)\n\\startpipeline\n" + "\n".join(lines) + "\n\\endpipeline\n")
                 if os.getuid() == 0: shutil.chown(path, "postgres")
                 out = self.run("pgbench", *common, "-n", "-M", "prepared", "-f", path, "-c", str(connections), "-j", "2",
                                "-T", str(seconds), "notify", capture=True)
@@ -347,10 +356,15 @@ def print_postgresql(r, options):
           f"{r['one']['closed']['rps'] / max(1, r['pgbench']['tps']):.2f} (target ≥ 1.0)")
     notify = r.get("notify")
     if notify:
-        on, off = sum(notify["on"]) / len(notify["on"]), sum(notify["off"]) / len(notify["off"])
+        mean = lambda values: sum(values) / len(values)
         runs = lambda values: ", ".join(f"{v:,.0f}" for v in values)
-        print(f"pg_notify at commit (pgbench, the folded event write with its notice ÷ without, alternated, means): "
-              f"{on:,.0f} ÷ {off:,.0f} tps = {on / max(1, off):.2f} (rounds on: {runs(notify['on'])}; off: {runs(notify['off'])})")
+        off = mean(notify["off"])
+        print(f"pg_notify's cost at commit (pgbench, the event's compare-and-set as a pipeline, {options.connections} clients, "
+              f"alternated rounds, means; tps ÷ without a notice):")
+        for key, label in (("in", "inside the transaction (before)"), ("after", "right after COMMIT, same pipeline (now)")):
+            if key in notify:
+                print(f"  {label}: {mean(notify[key]):,.0f} ÷ {off:,.0f} tps = {mean(notify[key]) / max(1, off):.2f} "
+                      f"(rounds {runs(notify[key])}; without {runs(notify['off'])})")
 
 
 def snapshot_template(work):
