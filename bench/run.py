@@ -242,6 +242,41 @@ class Postgres:
         latency = float(next(l for l in out.splitlines() if l.startswith("latency average")).split("=")[1].split()[0])
         return {"tps": tps, "latency_ms": latency}
 
+    def notify_cost(self, seconds, connections, rounds=2):
+        """What `pg_notify` costs at commit: pgbench runs the shape of coordinatord's event write (a
+        compare-and-set UPDATE of one of 1,000 rows between BEGIN and COMMIT, one pipeline) with the
+        notice inside the transaction, right after its COMMIT, and without one, alternated `rounds`
+        times; tps of each round."""
+        common = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        self.run("createdb", *common, "notify")
+        self.run("psql", *common, "-d", "notify", "-c",
+                 "CREATE TABLE rows (id bigint PRIMARY KEY, version bigint NOT NULL, snapshot bytea NOT NULL); "
+                 "INSERT INTO rows SELECT n, 1, decode(repeat('ab', 1000), 'hex') FROM generate_series(1, 1000) n")
+        # Each a pipeline, as coordinatord sends it: BEGIN, the compare-and-set, COMMIT, one round trip.
+        update = ("WITH updated AS (UPDATE rows SET version = version + 1 WHERE id = :id RETURNING version)"
+                  " SELECT (SELECT count(*) FROM updated);")
+        notify = "SELECT pg_notify('coordinatord_live', 'c:' || :id);"
+        scripts = {
+            # The notice inside the transaction (as before: a database-wide lock held through the WAL flush).
+            "in": ["BEGIN;", update.replace(" SELECT (SELECT count(*) FROM updated);",
+                                            ", noticed AS MATERIALIZED (SELECT pg_notify('coordinatord_live', 'c:' || version || ':' || :id) "
+                                            "FROM updated) SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM noticed);"), "COMMIT;"],
+            # The notice right after COMMIT, in the same pipeline (its own transaction): coordinatord now.
+            "after": ["BEGIN;", update, "COMMIT;", notify],
+            "off": ["BEGIN;", update, "COMMIT;"],
+        }
+        results = {setting: [] for setting in scripts}
+        for _ in range(rounds):
+            for setting, lines in scripts.items():
+                path = os.path.join(self.folder, f"notify-{setting}.sql")
+                with open(path, "w") as f:
+                    f.write("\\set id random(1, 1000)\n\\startpipeline\n" + "\n".join(lines) + "\n\\endpipeline\n")
+                if os.getuid() == 0: shutil.chown(path, "postgres")
+                out = self.run("pgbench", *common, "-n", "-M", "prepared", "-f", path, "-c", str(connections), "-j", "2",
+                               "-T", str(seconds), "notify", capture=True)
+                results[setting].append(float(next(l for l in out.splitlines() if l.startswith("tps")).split("=")[1].split()[0]))
+        return results
+
     def stop(self):
         self.run("pg_ctl", "-D", self.folder + "/data", "-m", "fast", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -290,6 +325,7 @@ def postgresql(work, options):
     cluster = Postgres(work)
     try:
         results["pgbench"] = cluster.pgbench(options.seconds, options.connections)
+        results["notify"] = cluster.notify_cost(options.seconds, options.connections)
         server = Server(cluster.database("nav1"))
         results["one"] = navigation(server, work, "one", options)
         server.stop()
@@ -316,6 +352,19 @@ def print_postgresql(r, options):
     for row in rows: print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)))
     print(f"pgbench simple-update on the same cluster, {options.connections} clients: {r['pgbench']['tps']:,.0f} tps "
           f"(average latency {r['pgbench']['latency_ms']:.2f} ms)")
+    print(f"PostgreSQL one node events/s ÷ pgbench simple-update tps: "
+          f"{r['one']['closed']['rps'] / max(1, r['pgbench']['tps']):.2f} (target ≥ 1.0)")
+    notify = r.get("notify")
+    if notify:
+        mean = lambda values: sum(values) / len(values)
+        runs = lambda values: ", ".join(f"{v:,.0f}" for v in values)
+        off = mean(notify["off"])
+        print(f"pg_notify's cost at commit (pgbench, the event's compare-and-set as a pipeline, {options.connections} clients, "
+              f"alternated rounds, means; tps ÷ without a notice):")
+        for key, label in (("in", "inside the transaction (before)"), ("after", "right after COMMIT, same pipeline (now)")):
+            if key in notify:
+                print(f"  {label}: {mean(notify[key]):,.0f} ÷ {off:,.0f} tps = {mean(notify[key]) / max(1, off):.2f} "
+                      f"(rounds {runs(notify[key])}; without {runs(notify['off'])})")
 
 
 def snapshot_template(work):

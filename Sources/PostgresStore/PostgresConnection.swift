@@ -1,6 +1,7 @@
 import CPostgres
 import Foundation
 import Store
+import Synchronization
 
 /// One libpq connection. Not thread-safe by design: each connection has exactly one owner at a
 /// time (a pooled connection's serial queue), which is what libpq requires. Statements are
@@ -9,6 +10,19 @@ import Store
 public final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// Inside `transaction` until its first statement: `BEGIN` is still to be sent (with that statement).
+    private var beginPending = false
+    /// The id of the transaction open now, once `BEGIN` was sent.
+    private var openTransaction: Int64?
+    /// Why the pipeline that carried `BEGIN` failed, kept so that `transaction` fails even if its
+    /// body caught the error.
+    private var beginFailure: (any Error)?
+    /// Set by `commitIfChanged` once its `COMMIT` went with its statement: committed, or (when the
+    /// connection broke before the answer) perhaps committed, for the error that hid it.
+    private var committedWith: CommittedWith?
+    /// Statements to send right after `COMMIT` (`runAfterCommit`), by prepared name, with their values.
+    private var afterCommit: [(name: String, parameters: [Parameter])] = []
+    private enum CommittedWith { case committed, unconfirmed(transaction: Int64, cause: PostgresError) }
     /// How many prepared statements a connection keeps at most.
     static let maxPreparedStatements = 256
     public var dialect: SQLDialect { .postgresql }
@@ -40,33 +54,156 @@ public final class PostgresConnection: SQLConnection {
 
     /// Runs `body` in a transaction: `COMMIT` if it returns, `ROLLBACK` if it throws. A statement
     /// that failed inside aborts the transaction even if `body` caught its error: then nothing
-    /// commits and this throws. A connection that breaks at `BEGIN` throws `TransactionNotBegun`;
-    /// one that breaks during `COMMIT` throws `CommitUnconfirmed`, since the server may have
-    /// committed before its answer was lost.
+    /// commits and this throws. `BEGIN` is not sent on its own: it goes with the transaction's first
+    /// statement, in one round trip (and a body that sends nothing costs nothing). A connection that
+    /// breaks before `COMMIT` was sent throws `TransactionNotBegun` (nothing committed); one that
+    /// breaks during `COMMIT` throws `CommitUnconfirmed`, since the server may have committed
+    /// before its answer was lost.
     public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
-        let transaction: Int64
-        do {
-            transaction = try begin()
-        } catch let error as PostgresError where error.isStorageFailure {
-            throw TransactionNotBegun(cause: error)
-        } catch {
-            if isHealthy { try? execute("ROLLBACK") }  // `BEGIN` may have run without its id
-            throw error
-        }
+        (beginPending, openTransaction, beginFailure, committedWith, afterCommit) = (true, nil, nil, nil, [])
+        defer { (beginPending, openTransaction, beginFailure, committedWith, afterCommit) = (false, nil, nil, nil, []) }
         do {
             let result = try body()
+            if let beginFailure { throw beginFailure }
+            switch committedWith {
+            case .committed?: return result
+            case .unconfirmed(let transaction, let cause)?:
+                throw CommitUnconfirmed(transaction: transaction, result: result, cause: cause)
+            case nil: break
+            }
+            guard let transaction = openTransaction else {
+                // Nothing was sent: there is no commit to follow, so what was to follow it runs now.
+                try runQueuedAfterCommit()
+                return result
+            }
             guard PQtransactionStatus(handle) != PQTRANS_INERROR else {
                 throw PostgresError(
                     sqlState: "25P02", message: "a statement failed inside the transaction; nothing was committed")
             }
             do {
-                try execute("COMMIT")
+                if afterCommit.isEmpty {
+                    try execute("COMMIT")
+                } else {
+                    try commitWithFollowers()
+                }
             } catch let error as PostgresError where !isHealthy {
                 throw CommitUnconfirmed(transaction: transaction, result: result, cause: error)
             }
             return result
         } catch {
-            if isHealthy { try? execute("ROLLBACK") }
+            if openTransaction != nil, committedWith == nil, isHealthy { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The statement and `COMMIT` in one round trip (a pipeline), once the transaction has begun
+    /// with an earlier statement and its id is known: should the connection break before the
+    /// answer, that id tells whether it committed. Otherwise (the statement would begin the
+    /// transaction, and an id lost with the answer would leave its fate unknown) the statement,
+    /// then `COMMIT` as usual. A division by zero (nothing changed) aborts the transaction: the
+    /// `COMMIT` after it does nothing, and `transaction` rolls back.
+    public func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool {
+        guard let transaction = openTransaction, transaction != 0, !beginPending, committedWith == nil,
+            PQtransactionStatus(handle) == PQTRANS_INTRANS
+        else {
+            do {
+                return try queryFirst(sql, values) { !$0.isNull(0) } ?? false
+            } catch let error as PostgresError where error.sqlState == Self.divisionByZero {
+                return false
+            }
+        }
+        let name = try statementName(sql, values)
+        let parameters = values.map(Parameter.init)
+        let lengths = parameters.map(\.length)
+        let formats = parameters.map(\.format)
+        // What follows the commit goes in the same pipeline: skipped, like `COMMIT`, if the statement fails.
+        let results = pipeline(queries: 2 + afterCommit.count) {
+            withParameterPointers(parameters) { pointers in
+                PQsendQueryPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 1)
+            } == 1 && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
+        }
+        defer { for case let result? in results { PQclear(result) } }
+        if let commit = results[1], PQresultStatus(commit) == PGRES_COMMAND_OK {
+            committedWith = .committed
+            return true
+        }
+        guard isHealthy else {
+            // Whether `COMMIT` ran is not known from here: `transaction` throws `CommitUnconfirmed`
+            // once the work returns, and the store asks. (Committed means the statement changed its
+            // rows: had it not, its division by zero would have aborted the transaction.)
+            committedWith = .unconfirmed(transaction: transaction, cause: connectionError(sql: "COMMIT"))
+            return true
+        }
+        do {
+            try check(results[0], sql: sql)
+        } catch let error as PostgresError where error.sqlState == Self.divisionByZero {
+            return false
+        }
+        // The statement ran and `COMMIT` failed (a deferred constraint, say): the transaction is over.
+        openTransaction = nil
+        try check(results[1], sql: "COMMIT")
+        throw PostgresError(sqlState: "", message: "COMMIT answered nothing", sql: "COMMIT")
+    }
+
+    /// Inside a transaction, queues `sql` to go with `COMMIT` (prepared now); outside one, runs it.
+    public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
+        guard beginPending || openTransaction != nil else {
+            PQclear(try perform(sql, values))
+            return
+        }
+        afterCommit.append((try statementName(sql, values), values.map(Parameter.init)))
+    }
+
+    /// Sends the queued after-commit statements (in a pipeline, after its `COMMIT`).
+    private func sendAfterCommit() -> Bool {
+        afterCommit.allSatisfy { statement in
+            let lengths = statement.parameters.map(\.length)
+            let formats = statement.parameters.map(\.format)
+            return withParameterPointers(statement.parameters) { pointers in
+                PQsendQueryPrepared(handle, statement.name, Int32(statement.parameters.count), pointers, lengths, formats, 1)
+            } == 1
+        }
+    }
+
+    /// `COMMIT` and the queued after-commit statements in one round trip. Their failures are not
+    /// the write's: it committed (a lost notice is caught up by the listeners' catch-up reads).
+    private func commitWithFollowers() throws {
+        let results = pipeline(queries: 1 + afterCommit.count) {
+            PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
+        }
+        defer { for case let result? in results { PQclear(result) } }
+        try check(results[0], sql: "COMMIT")
+    }
+
+    /// Runs the queued after-commit statements now (a transaction that sent nothing), one by one.
+    private func runQueuedAfterCommit() throws {
+        let queued = afterCommit
+        afterCommit = []
+        for statement in queued {
+            let lengths = statement.parameters.map(\.length)
+            let formats = statement.parameters.map(\.format)
+            let result = withParameterPointers(statement.parameters) { pointers in
+                PQexecPrepared(handle, statement.name, Int32(statement.parameters.count), pointers, lengths, formats, 1)
+            }
+            Self.countRoundTrip()
+            defer { PQclear(result) }
+            try check(result, sql: "a statement after COMMIT")
+        }
+    }
+
+    /// SQLSTATE division_by_zero: how a `commitIfChanged` statement says it changed nothing.
+    private static let divisionByZero = "22012"
+
+    /// Sends the pending `BEGIN` on its own (for `execute`, whose SQL may hold several statements).
+    private func beginNow() throws {
+        beginPending = false
+        do {
+            openTransaction = try begin()
+        } catch let error as PostgresError where error.isStorageFailure {
+            beginFailure = TransactionNotBegun(cause: error)
+            throw beginFailure!
+        } catch {
+            openTransaction = 0  // `BEGIN` may have run without its id: roll it back
             throw error
         }
     }
@@ -76,6 +213,7 @@ public final class PostgresConnection: SQLConnection {
     private func begin() throws -> Int64 {
         let sql = "BEGIN; SELECT txid_current()"
         let result = PQexec(handle, sql)
+        Self.countRoundTrip()
         defer { PQclear(result) }
         try check(result, sql: sql)
         guard PQntuples(result) == 1, let text = PQgetvalue(result, 0, 0), let id = Int64(String(cString: text)) else {
@@ -97,7 +235,9 @@ public final class PostgresConnection: SQLConnection {
     }
 
     public func execute(_ sql: String) throws {
+        if beginPending { try beginNow() }
         let result = PQexec(handle, sql)
+        Self.countRoundTrip()
         defer { PQclear(result) }
         try check(result, sql: sql)
     }
@@ -129,15 +269,17 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// Prepares `sql` on first use, runs it with `values` bound, and returns its checked result
-    /// (the caller clears it).
+    /// (the caller clears it). The transaction's first statement carries its `BEGIN`.
     private func perform(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer {
         let name = try statementName(sql, values)
         let parameters = values.map(Parameter.init)
         let lengths = parameters.map(\.length)
         let formats = parameters.map(\.format)
+        if beginPending { return try performBeginning(name, sql, parameters, lengths, formats) }
         let result = withParameterPointers(parameters) { pointers in
             PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 1)
         }
+        Self.countRoundTrip()
         do {
             try check(result, sql: sql)
         } catch {
@@ -145,6 +287,68 @@ public final class PostgresConnection: SQLConnection {
             throw error
         }
         return result!
+    }
+
+    /// `BEGIN`, the transaction's id and its first statement in one round trip (libpq's pipeline
+    /// mode: three queries, one sync). Nothing commits without a later `COMMIT`, so a connection that
+    /// breaks here leaves nothing behind: `TransactionNotBegun`, which the store may run again.
+    private func performBeginning(
+        _ name: String, _ sql: String, _ parameters: [Parameter], _ lengths: [Int32], _ formats: [Int32]
+    ) throws -> OpaquePointer {
+        beginPending = false
+        let results = pipeline(queries: 3) {
+            PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+                && PQsendQueryParams(handle, "SELECT txid_current()", 0, nil, nil, nil, nil, 0) == 1
+                && withParameterPointers(parameters) { pointers in
+                    PQsendQueryPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 1)
+                } == 1
+        }
+        defer { for case let result? in results.dropLast() { PQclear(result) } }
+        do {
+            try check(results[0], sql: "BEGIN")
+            try check(results[1], sql: "SELECT txid_current()")
+            guard let text = PQgetvalue(results[1], 0, 0), let id = Int64(String(cString: text)) else {
+                throw PostgresError(sqlState: "", message: "BEGIN answered no transaction id", sql: sql)
+            }
+            openTransaction = id
+            try check(results[2], sql: sql)
+            return results[2]!
+        } catch let error as PostgresError where !isHealthy {
+            if let result = results[2] { PQclear(result) }
+            // No `COMMIT` was sent: nothing of this transaction can have committed.
+            openTransaction = nil
+            beginFailure = TransactionNotBegun(cause: error)
+            throw beginFailure!
+        } catch {
+            if let result = results[2] { PQclear(result) }
+            if openTransaction == nil { openTransaction = 0 }  // `BEGIN` may have run without its id
+            throw error
+        }
+    }
+
+    /// Sends `queries` queries with `send` in pipeline mode, then a sync, and reads one result per
+    /// query (nil where none came: the connection broke). Leaves pipeline mode before it returns.
+    private func pipeline(queries: Int, _ send: () -> Bool) -> [OpaquePointer?] {
+        var results = [OpaquePointer?](repeating: nil, count: queries)
+        guard PQenterPipelineMode(handle) == 1 else { return results }
+        defer { PQexitPipelineMode(handle) }
+        guard send(), PQpipelineSync(handle) == 1 else { return results }
+        Self.countRoundTrip()
+        var index = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                // The end of one query's results (or of everything, on a broken connection).
+                index += 1
+                if index > queries || !isHealthy { break }
+                continue
+            }
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            if index < queries, results[index] == nil { results[index] = result } else { PQclear(result) }
+        }
+        return results
     }
 
     private func statementName(_ sql: String, _ values: [SQLValue]) throws -> String {
@@ -156,6 +360,7 @@ public final class PostgresConnection: SQLConnection {
         let name = "s\(prepared.count)"
         let types = values.map(Parameter.type)
         let result = PQprepare(handle, name, PostgresSQL.numberedParameters(sql), Int32(values.count), types)
+        Self.preparations.add(1, ordering: .relaxed)
         defer { PQclear(result) }
         try check(result, sql: sql)
         prepared[sql] = name
@@ -175,6 +380,15 @@ public final class PostgresConnection: SQLConnection {
             throw PostgresError(sqlState: isHealthy ? state : "", message: message, sql: sql)
         }
     }
+
+    /// Round trips to the server so far, by every `PostgresConnection` of this process (statements,
+    /// pipelines, `BEGIN`/`COMMIT`; a statement's preparation is counted apart).
+    public static var roundTripsSent: Int { roundTrips.load(ordering: .relaxed) }
+    /// Statements prepared so far, by every `PostgresConnection` of this process (one round trip each).
+    public static var statementsPrepared: Int { preparations.load(ordering: .relaxed) }
+    private static let roundTrips = Atomic<Int>(0)
+    private static let preparations = Atomic<Int>(0)
+    private static func countRoundTrip() { roundTrips.add(1, ordering: .relaxed) }
 
     private func connectionError(sql: String?) -> PostgresError {
         PostgresError(sqlState: "", message: String(cString: PQerrorMessage(handle)).trimmingTrailingSpace, sql: sql)

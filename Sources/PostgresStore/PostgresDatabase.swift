@@ -4,7 +4,8 @@ import Store
 /// The shared store: one PostgreSQL database that several nodes use at once.
 ///
 /// Each write is one transaction on a pooled connection (PostgreSQL's own group commit shares
-/// the WAL flush between concurrent commits); it is answered once `COMMIT` returns. A write
+/// the WAL flush between concurrent commits); it is answered once `COMMIT` returns. Its `BEGIN`
+/// travels with its first statement (see `PostgresConnection.transaction`). A write
 /// that hit a serialization failure or a deadlock runs again (its work must be repeatable: it
 /// is, for the session service, which applies events to a copy). Reads run outside any
 /// transaction and see what is committed. When the connection breaks during `COMMIT`, the write is
@@ -102,6 +103,14 @@ package final class PostgresDatabase: Store {
             StoreMetric(
                 name: "coordinatord_database_waiters", type: "gauge",
                 help: "Callers waiting for a PostgreSQL connection.", value: Double(statistics.waiting)),
+            StoreMetric(
+                name: "coordinatord_database_round_trips_total", type: "counter",
+                help: "Round trips to PostgreSQL: statements, pipelines, BEGIN and COMMIT (preparations apart).",
+                value: Double(PostgresConnection.roundTripsSent)),
+            StoreMetric(
+                name: "coordinatord_database_statements_prepared_total", type: "counter",
+                help: "Statements prepared on PostgreSQL connections (one round trip each, once per connection).",
+                value: Double(PostgresConnection.statementsPrepared)),
         ]
     }
 

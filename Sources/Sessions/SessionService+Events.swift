@@ -269,20 +269,39 @@ extension SessionService {
         _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64,
         _ connection: any SQLConnection
     ) throws {
-        guard
-            try SessionSQL.update(
-                connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
-                identity: ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
-                    ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id),
-                now: now, expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
-        else { throw ResidentCopyOutdated() }
-        try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
-        for user in ran.outcome.endedSessionsOfUsers {
-            try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
-        }
+        let identity =
+            ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
+            ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id)
+        let expiresAt = now + configuration.idleTimeoutSeconds
+        // Sent after the commit, with it (queued first: the commit may come with the update below).
         try noticeOtherNodes(
             [.committed(request.sessionID, version: current.version + 1)]
                 + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection)
+        if connection.dialect == .postgresql {
+            // The update and its journal entry in one statement (one round trip).
+            let settings = configuration.journal
+            guard
+                try FoldedEventSQL.update(
+                    connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
+                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
+                    journal: settings.enabled
+                        ? FoldedEventSQL.Journaled(
+                            record: journalRecord(request, current: current, snapshot: ran.snapshot, now: now),
+                            node: settings.node, keep: settings.maxVersionsPerSession) : nil,
+                    // The write's last statement (nothing follows it below): it commits the write.
+                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.answer == nil)
+            else { throw ResidentCopyOutdated() }
+        } else {
+            guard
+                try SessionSQL.update(
+                    connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
+                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt)
+            else { throw ResidentCopyOutdated() }
+            try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
+        }
+        for user in ran.outcome.endedSessionsOfUsers {
+            try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
+        }
         if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
             try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,

@@ -14,13 +14,19 @@ extension SessionService {
     func journalEvent(
         _ request: EventRequest, current: ResidentSession.State, snapshot: [UInt8], now: Int64, _ connection: any SQLConnection
     ) throws {
+        try journal(journalRecord(request, current: current, snapshot: snapshot, now: now), connection)
+    }
+
+    /// The entry of `request`'s event, applied over `current`, that made `snapshot`.
+    func journalRecord(_ request: EventRequest, current: ResidentSession.State, snapshot: [UInt8], now: Int64)
+        -> JournalRecord
+    {
         let screenName = current.tree.top?.name ?? ""
-        try journal(
-            JournalRecord(
-                session: request.sessionID, versionBefore: current.version, version: current.version + 1, at: now,
-                screen: request.event.screen.rawValue, screenName: screenName, event: request.event.name,
-                payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
-                replay: false, snapshot: snapshot), connection)
+        return JournalRecord(
+            session: request.sessionID, versionBefore: current.version, version: current.version + 1, at: now,
+            screen: request.event.screen.rawValue, screenName: screenName, event: request.event.name,
+            payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
+            replay: false, snapshot: snapshot)
     }
 
     /// Appends a change the session made by itself (`(start)`, `(fallback)`): no screen, no payload.

@@ -165,15 +165,19 @@ enum LiveNotice: Equatable {
         }
     }
 
-    /// Sends the notice in `connection`'s transaction (PostgreSQL only; a bound parameter).
+    /// Sends the notice once `connection`'s transaction commits, and only then (PostgreSQL only;
+    /// bound parameters). After the commit, not in it: a `NOTIFY` in a transaction holds a lock of
+    /// the whole database through its commit's WAL flush, so notifying events would commit one at
+    /// a time (the bench measures it). A notice lost between the two (PostgreSQL stopped) is caught
+    /// up: every listener's connection broke too, and it reads its streamed sessions once it listens again.
     func send(_ connection: any SQLConnection) throws {
-        _ = try connection.query("SELECT pg_notify(?1, ?2)", [.text(Self.channel), .text(payload)]) { _ in () }
+        try connection.runAfterCommit("SELECT pg_notify(?1, ?2)", [.text(Self.channel), .text(payload)])
     }
 }
 
 extension SessionService {
-    /// On a shared store, sends `notices` in the transaction of `connection`; nothing on SQLite,
-    /// where every stream is on this node. Costs one statement per commit (see the README).
+    /// On a shared store, sends `notices` once the transaction of `connection` commits; nothing on
+    /// SQLite, where every stream is on this node. No round trip of its own: they go with `COMMIT`.
     func noticeOtherNodes(_ notices: [LiveNotice], _ connection: any SQLConnection) throws {
         guard store.isShared else { return }
         for notice in notices { try notice.send(connection) }

@@ -23,9 +23,34 @@ public protocol SQLConnection: AnyObject {
 
     /// The first row of a query, mapped, or nil when there is none.
     func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T?
+
+    /// Runs `sql` as the last statement of the write it is in, and ends that write with it. `sql`
+    /// is a query whose first column is `1 / n`, n the rows it changed. True when n > 0: the write
+    /// commits (PostgreSQL sends `COMMIT` in the same round trip once its transaction has begun).
+    /// False when n = 0 (a division by zero: PostgreSQL refuses it and aborts the transaction, SQLite
+    /// answers NULL): the caller then throws, and nothing of the write commits. Nothing else may run
+    /// in the write after it.
+    func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool
+
+    /// Runs `sql` (a statement of its own, whose rows are not read) once the write this connection
+    /// is in has committed, and only if it does: PostgreSQL sends it with `COMMIT`, in the same
+    /// round trip, as its own transaction. For effects that must follow the commit without holding
+    /// it up: a `pg_notify` inside the transaction makes every notifying commit of the database wait
+    /// for the one before it (a lock held through the WAL flush). Outside a write it runs at once.
+    func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws
 }
 
 extension SQLConnection {
+    /// Runs the statement now, in the write: it commits with the write, or not at all.
+    public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
+        _ = try query(sql, values) { _ in () }
+    }
+
+    /// The statement alone; the write commits (or rolls back) after it, as usual.
+    public func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool {
+        try queryFirst(sql, values) { !$0.isNull(0) } ?? false
+    }
+
     /// Runs a statement without parameters and returns how many rows it changed.
     @discardableResult
     public func run(_ sql: String) throws -> Int { try run(sql, []) }

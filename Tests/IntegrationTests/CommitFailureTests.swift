@@ -52,4 +52,47 @@ import Testing
         #expect(read.text == before.text)
         #expect(try await client.send("back").status == 200)
     }
+
+    /// An event whose flow ran a statement first (`submit` stores the post) sends its `COMMIT` with
+    /// its last statement, in one round trip. Its answer lost after PostgreSQL committed: `200`, as
+    /// stored (the transaction's id came with its first statement, so the server can ask).
+    @Test func anEventWhosePipelinedCommitAnswerIsLostIs200WhenItCommitted() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try await Journey.register(&client, email: "after@example.com", displayName: "After")
+        try Journey.expect200(try await client.send("compose"))
+        let version = client.version
+        cutter.arm(.afterCommit)
+        let answer = try await client.send("submit", ["text": "Cut after its commit"])
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(client.version == version + 1)
+        var read = client
+        #expect(try await read.refresh().status == 200)
+        #expect(read.version == version + 1)
+        #expect(read.state as NSDictionary == client.state as NSDictionary)
+        let posts = client.topScreen.props["posts"] as? [[String: Any]] ?? []
+        #expect(posts.filter { $0["text"] as? String == "Cut after its commit" }.count == 1)
+    }
+
+    /// The same, PostgreSQL never got the pipelined `COMMIT`: `503`, and nothing changed (no post).
+    @Test func anEventWhosePipelinedCommitNeverArrivedIs503AndChangesNothing() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try await Journey.register(&client, email: "before@example.com", displayName: "Before")
+        try Journey.expect200(try await client.send("compose"))
+        let before = try await client.get("")
+        cutter.arm(.beforeCommit)
+        let answer = try await client.send("submit", ["text": "Cut before its commit"])
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 503, "\(answer.text)")
+        let read = try await client.get("")
+        #expect(read.headers["etag"] == before.headers["etag"])
+        #expect(read.text == before.text)
+        try Journey.expect200(try await client.send("submit", ["text": "Cut before its commit"]))
+        let posts = client.topScreen.props["posts"] as? [[String: Any]] ?? []
+        #expect(posts.filter { $0["text"] as? String == "Cut before its commit" }.count == 1)
+    }
 }

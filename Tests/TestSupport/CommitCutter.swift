@@ -21,6 +21,9 @@ public final class CommitCutter: Sendable {
 
     /// `COMMIT` as libpq sends it: a simple query message, `Q`, its length (11), the NUL-ended text.
     private static let commit: [UInt8] = [UInt8(ascii: "Q"), 0, 0, 0, 11] + Array("COMMIT".utf8) + [0]
+    /// `COMMIT` as libpq sends it in a pipeline (after the statement it commits with): a Parse
+    /// message, `P`, its length (14), the unnamed statement, the NUL-ended text, no parameter types.
+    private static let pipelinedCommit: [UInt8] = [UInt8(ascii: "P"), 0, 0, 0, 14, 0] + Array("COMMIT".utf8) + [0, 0, 0]
 
     /// Listens on a free port of 127.0.0.1 and forwards to `target` there.
     public init(target: UInt16) throws {
@@ -74,15 +77,19 @@ public final class CommitCutter: Sendable {
             guard count > 0 else { return link.end() }
             let chunk = Array(buffer[..<count])
             let seen = recent + chunk
-            if let end = Self.endOfCommit(in: seen), let cut = armed.withLock({ armed in defer { armed = nil }; return armed }) {
-                // Sent on: what came before the `COMMIT`, and with `.afterCommit` the `COMMIT` too.
-                let through = max(0, end - recent.count - (cut == .afterCommit ? 0 : Self.commit.count))
-                guard link.send(Array(chunk[..<through]), to: link.server) else { return link.end() }
+            if let found = Self.findCommit(in: seen, endingPast: recent.count), let cut = armed.withLock({ armed in defer { armed = nil }; return armed }) {
+                // Sent on: what came before the `COMMIT`, and with `.afterCommit` the `COMMIT` too
+                // (in a pipeline, the rest of what was sent with it: its Bind, Execute and Sync).
+                let through = max(0, (cut == .afterCommit ? found.end : found.start) - recent.count)
+                // Answers are dropped from before PostgreSQL can answer the `COMMIT`: none may slip
+                // through to the client while the connection is being cut.
+                link.dropAnswers()
                 cutCount.add(1, ordering: .releasing)
+                guard link.send(Array(chunk[..<through]), to: link.server) else { return link.end() }
                 return link.cut()
             }
             guard link.send(chunk, to: link.server) else { return link.end() }
-            recent = Array(seen.suffix(Self.commit.count - 1))
+            recent = Array(seen.suffix(Self.pipelinedCommit.count - 1))
         }
     }
 
@@ -103,11 +110,15 @@ public final class CommitCutter: Sendable {
         return -1
     }
 
-    /// Where the first `COMMIT` message in `bytes` ends, if there is one.
-    private static func endOfCommit(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= commit.count else { return nil }
-        for start in 0...(bytes.count - commit.count) where bytes[start..<start + commit.count].elementsEqual(commit) {
-            return start + commit.count
+    /// Where the first `COMMIT` message in `bytes` that ends past `sent` (the bytes already sent on,
+    /// which may hold a whole earlier one) starts, and where what to send on with it ends: the
+    /// message's end, or for a pipelined one the end of `bytes`.
+    private static func findCommit(in bytes: [UInt8], endingPast sent: Int) -> (start: Int, end: Int)? {
+        for (pattern, pipelined) in [(commit, false), (pipelinedCommit, true)] where bytes.count >= pattern.count {
+            for start in 0...(bytes.count - pattern.count)
+            where start + pattern.count > sent && bytes[start..<start + pattern.count].elementsEqual(pattern) {
+                return (start, pipelined ? bytes.count : start + pattern.count)
+            }
         }
         return nil
     }
@@ -153,10 +164,13 @@ private final class Link: Sendable {
     /// forwarded (a FIN, never a reset: it still reads and runs what it got), and its answers are
     /// dropped until it closes its side.
     func cut() {
-        isCut.store(true, ordering: .releasing)
+        dropAnswers()
         shutdown(client, Int32(SHUT_RDWR))
         shutdown(server, Int32(SHUT_WR))
     }
+
+    /// From now on, what PostgreSQL says is read and dropped, never forwarded.
+    func dropAnswers() { isCut.store(true, ordering: .releasing) }
 
     /// Either side ended: both directions stop.
     func end() {

@@ -1,0 +1,67 @@
+import Store
+
+/// On PostgreSQL, an event's own writes in one statement, one round trip instead of two: the
+/// compare-and-set `UPDATE` of the session row and its journal entry (and, every
+/// `JournalSQL.trimEvery` versions, the trim of the session's older entries). A data-modifying
+/// `WITH`: the entry is made from the row the `UPDATE` returned, so a version that moved on writes
+/// nothing. It runs in the event's transaction like the statements it replaces, so the journal
+/// commits with the state. (The notice to other nodes' streams follows the commit: `LiveNotice.send`.)
+enum FoldedEventSQL {
+    /// The journal entry to append with the update, as `JournalSQL.append` would.
+    struct Journaled {
+        let record: JournalRecord
+        let node: String
+        let keep: Int
+    }
+
+    /// Stores a new version if the stored one is still `expectedVersion`, with `journal`'s entry
+    /// made only then; false (and nothing written) otherwise.
+    /// Columns are assigned as in `SessionSQL.update`. With `commit`, it is the last statement of
+    /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip).
+    static func update(
+        _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
+        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, commit: Bool
+    ) throws -> Bool {
+        var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
+        // The next parameter, bound to `value` (numbered in order: PostgreSQL infers each one's type).
+        func parameter(_ value: SQLValue) -> String {
+            values.append(value)
+            return "?\(values.count)"
+        }
+        var assignments = "version = version + 1, snapshot = ?3, last_used_at = ?4, expires_at = ?5"
+        if let identity {
+            assignments += ", token_hash = \(parameter(.blob(identity.tokenHash)))"
+            assignments += ", user_id = \(parameter(identity.userID.map { .integer($0) } ?? .null))"
+        }
+        if expiresAt / 3600 != previousExpiresAt / 3600 { assignments += ", expires_hour = ?5 / 3600" }
+        var parts = ["updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)"]
+        if let journal {
+            let record = journal.record
+            parts.append(
+                """
+                journaled AS (INSERT INTO session_journal
+                    (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot)
+                    SELECT ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
+                        \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
+                        \(parameter(.text(String(decoding: record.payload.payload.serialized(), as: UTF8.self)))),
+                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3
+                    FROM updated)
+                """)
+            if record.version % JournalSQL.trimEvery == 0 && record.version > journal.keep {
+                parts.append(
+                    """
+                    trimmed AS (DELETE FROM session_journal
+                        WHERE session_id = ?1 AND version <= \(parameter(.int(record.version - max(1, journal.keep))))
+                        AND EXISTS (SELECT 1 FROM updated))
+                    """)
+            }
+        }
+        // With `commit`, a version that moved on divides by zero: the transaction aborts, and the
+        // `COMMIT` sent with it does nothing.
+        let counted = commit ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"
+        // Data-modifying parts run whether or not the query reads them.
+        let sql = "WITH " + parts.joined(separator: ",\n") + "\nSELECT " + counted
+        if commit { return try connection.commitIfChanged(sql, values) }
+        return try connection.queryFirst(sql, values) { $0.int(0) } == 1
+    }
+}

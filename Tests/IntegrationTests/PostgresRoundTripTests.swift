@@ -1,0 +1,68 @@
+import Foundation
+import PostgresStore
+import Synchronization
+import TestSupport
+import Testing
+
+/// On PostgreSQL an event's own writes (the compare-and-set of the session row, its journal entry)
+/// are one statement, its `BEGIN` travels with its first statement, its `COMMIT` with its last once
+/// the transaction has begun, and the notice to other nodes' streams with its `COMMIT`: a
+/// navigation event is two round trips, and folding them keeps every guarantee of the statements
+/// they replace.
+@Suite struct PostgresRoundTripTests {
+    /// The server's count of round trips to PostgreSQL (`/metrics`; preparations counted apart).
+    static func roundTrips(_ server: ServerProcess) async throws -> Int {
+        let text = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix("coordinatord_database_round_trips_total ") }
+        return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
+    }
+
+    /// A navigation event whose flow reads nothing: `BEGIN`, its id and the folded write in one
+    /// round trip, `COMMIT` and the notice in another (before: `BEGIN`, `UPDATE`, journal `INSERT`,
+    /// `pg_notify`, `COMMIT`). Test hooks on: no periodic sweep talks to the database meanwhile.
+    @Test func aNavigationEventIsTwoRoundTrips() async throws {
+        let server = try await ServerProcess.start(backend: .postgresql, arguments: ["--test-hooks"])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        try Journey.expect200(try await client.send("back"))
+        let before = try await Self.roundTrips(server)
+        #expect(before > 0)
+        for event in ["logIn", "back", "logIn", "back"] { try Journey.expect200(try await client.send(event)) }
+        #expect(try await Self.roundTrips(server) - before == 4 * 2)
+        #expect(client.version == 7)
+        #expect(try await JournalTests.history(client).map { $0["version"] as? Int ?? 0 } == Array((1...7).reversed()))
+    }
+
+    /// An event that lost the race to another node (its compare-and-set found a newer version)
+    /// writes nothing: no journal entry, and no notice for other nodes' streams, only those of the
+    /// events that committed.
+    @Test func aLostCompareAndSetWritesNoJournalEntryAndSendsNoNotice() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let notices = Mutex<[String]>([])
+        let listening = Mutex(false)
+        let listener = PostgresListener(
+            url: url, channel: "coordinatord_live", retryInterval: .milliseconds(50),
+            onNotice: { notice in notices.withLock { $0.append(notice) } },
+            onStatus: { up in listening.withLock { $0 = up } })
+        defer { listener.stop() }
+        try await waitUntil("the test's listener connects") { listening.withLock { $0 } }
+        let nodes = try await MultiNodeTests.nodes(2, database: url)
+        var onA = try await SessionClient.create(port: nodes[0].port)
+        try Journey.expect200(try await onA.send("logIn"))  // version 2 on node A: its copy has `login` on top
+        var onB = onA.moved(to: nodes[1].port)
+        try Journey.expect200(try await onB.send("back"))  // version 3 through node B
+        // Node A's copy still has `login` on top: it applies `back` over version 2, its write finds
+        // version 3 stored and changes nothing; reloaded, `login` is not on top any more.
+        let stale = try await onA.send("back")
+        #expect(stale.status == 409, "\(stale.text)")
+        // A later event's notice arrives after any an earlier commit sent (one connection, commit order).
+        try Journey.expect200(try await onB.send("logIn"))  // version 4
+        let last = "c:4:\(onA.id)"
+        try await waitUntil("the notice of version 4") { notices.withLock { $0.contains(last) } }
+        let committed = notices.withLock { $0 }.filter { $0.hasSuffix(":\(onA.id)") }
+        #expect(committed == ["c:2:\(onA.id)", "c:3:\(onA.id)", last])
+        let entries = try await JournalTests.history(onB)
+        #expect(entries.map { $0["version"] as? Int ?? 0 } == [4, 3, 2, 1])
+        #expect(entries.map { $0["event"] as? String ?? "" } == ["logIn", "back", "logIn", "(start)"])
+    }
+}
