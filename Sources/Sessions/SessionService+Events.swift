@@ -272,10 +272,11 @@ extension SessionService {
                     ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id),
                 now: now, expiresAt: now + configuration.idleTimeoutSeconds, previousExpiresAt: current.storedExpiresAt)
         else { throw ResidentCopyOutdated() }
-        try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
+        try journalEvent(request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now, connection)
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
+        try forgetInJournal(ran.outcome.forgottenUsers, connection)
         try noticeOtherNodes(
             [.committed(request.sessionID, version: current.version + 1)]
                 + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection)
