@@ -711,11 +711,26 @@ def deploy_check(work, options):
     first-run snapshot), then all `--cold`; the peak RSS of both shows whether it holds the
     sessions at once (it reads them in batches) or not."""
     checked = os.path.join(work, "check-deploy.sqlite")
-    subprocess.check_call([SERVER, "migrate", "--database", checked, "--log-level", "error"])
     template = snapshot_template(work)
+    # First 100 sessions with a journal for the check to replay (and to weigh the journal by).
+    server = Server(checked)
+    prepare_sessions(server.base, 0, os.path.join(work, "none.txt"))
+
+    def journey(_):
+        client = Client(server.base)
+        client.send("logIn")
+        client.send("submit", {"email": "author@example.com", "password": PASSWORD})
+        for event, payload in (("selectTab", {"tab": "profile"}), ("selectTab", {"tab": "home"}),
+                               ("selectTab", {"tab": "profile"}), ("openSettings", None), ("signOut", None)):
+            client.send(event, payload)
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(journey, range(100)))
+    server.stop()
+    results = {"journal": journal_bytes(checked)}
     tenth = options.cold // 10
     subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(tenth), template])
-    results = {"tenth": check_deploy(checked)}
+    results["tenth"] = check_deploy(checked)
     subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(options.cold - tenth), template, str(tenth)])
     results["all"] = check_deploy(checked)
     results["database_bytes"] = os.path.getsize(checked)
@@ -723,7 +738,27 @@ def deploy_check(work, options):
     return results
 
 
+def journal_bytes(database):
+    """The journal's entries in `database`, their bytes per entry as stored in the row (the
+    columns' lengths and ~48 bytes of row overhead), and the table's and its indexes' pages per
+    entry when SQLite has `dbstat`."""
+    db = sqlite3.connect(database)
+    count, size = db.execute(
+        "SELECT count(*), coalesce(sum(length(snapshot) + length(payload) + length(screen) + length(screen_name)"
+        " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
+    try:
+        pages = db.execute("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'session_journal%'").fetchone()[0]
+    except sqlite3.Error:
+        pages = None
+    db.close()
+    return {"entries": count, "row_bytes": size / count if count else 0,
+            "page_bytes": pages / count if count and pages else None}
+
+
 def print_deploy_check(r, options):
+    j = r["journal"]
+    print(f"  journal bytes per event (SQLite, {j['entries']:,} entries of 101 sessions): ~{j['row_bytes']:.0f} in the row"
+          + (f", {j['page_bytes']:.0f} with its pages and indexes" if j["page_bytes"] else ""))
     for run in (r["tenth"], r["all"]):
         print(f"  check-deploy on {run['sessions']:,} stored sessions: {run['seconds']:.1f} s "
               f"({run['sessions'] / run['seconds']:,.0f} sessions/s), peak RSS {run['peak_rss_kib'] / 1024:.0f} MiB")
