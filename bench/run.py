@@ -10,9 +10,10 @@ asserted. Then the same navigation load on PostgreSQL, with one node and with th
 database, beside pgbench's simple-update rate on the same cluster. Then live streams (bench/live.py):
 commit → other-device latency with --streams open, memory per idle stream, events/s with streams
 ÷ without. Options: --sessions N --seconds S --cold N --resident N --streams N --idle-streams N;
---only navigation|cold|eviction|postgresql|peer|journal|live runs one section
+--only navigation|cold|eviction|postgresql|peer|journal|deploy-check|live runs one section
 (postgresql: SQLite's navigation beside PostgreSQL's; journal: the navigation load with
---journal on and off on both stores, and the journal's bytes per event; peer: beside the Hummingbird
+--journal on and off on both stores, the journal's bytes per event and the deploy check; deploy-check:
+`coordinatord check-deploy` over a tenth of --cold stored sessions, then all, with its peak RSS; peer: beside the Hummingbird
 + GRDB peer); BENCH_CHECKOUT=DIR in the environment
 measures the release build of another checkout, an earlier commit say, with this bench.
 """
@@ -40,7 +41,7 @@ def parse():
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the peer comparison (medians are printed)")
-    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal", "live"], help="run one section only")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal", "deploy-check", "live"], help="run one section only")
     parser.add_argument("--streams", type=int, default=1000, help="live streams open for the latency and throughput runs")
     parser.add_argument("--idle-streams", type=int, default=10000, help="idle live streams to open for the memory run")
     parser.add_argument("--live-events", type=int, default=500, help="events whose frames the latency run times")
@@ -513,6 +514,8 @@ def main():
 
         # 4. Cold start on many stored sessions.
         results.update(cold_start(work, options, template))
+        # The deploy check over the same stored sessions.
+        results["check_deploy_cold"] = check_deploy(os.path.join(work, "cold.sqlite"))
 
         # 7. Eviction: no cliff at the resident cap.
         results["eviction"] = eviction(work, options, template)
@@ -674,6 +677,9 @@ def report(r, options):
         ("app event in-process (no HTTP): flow / snapshot / UPDATE / render µs",
          f"{r['app']['apply_us']:.0f} / {r['app']['snapshot_us']:.0f} / {r['app']['update_us']:.0f} / {r['app']['render_us']:.0f}", "", "", ""),
         ("core: snapshot encode / decode µs", f"{core['snapshot_encode_us']:.0f} / {core['snapshot_decode_us']:.0f}", "", "", ""),
+        (f"check-deploy, {r['check_deploy_cold']['sessions']:,} stored sessions: sessions/s (peak RSS MiB)",
+         f"{r['check_deploy_cold']['sessions'] / r['check_deploy_cold']['seconds']:,.0f} "
+         f"({r['check_deploy_cold']['peak_rss_kib'] / 1024:.0f})", "", "", ""),
     ]
     print_table(rows)
     runs = lambda values: ", ".join(f"{value:,.0f}" for value in values)
@@ -703,14 +709,7 @@ def journal(work, options):
                 " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
             results["sqlite_bytes_per_entry"] = size / count if count else 0
             db.close()
-    # The deploy check's speed: `--cold` stored sessions (each a copy of a first-run snapshot).
-    checked = os.path.join(work, "check-deploy.sqlite")
-    subprocess.check_call([SERVER, "migrate", "--database", checked, "--log-level", "error"])
-    subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(options.cold), snapshot_template(work)])
-    started = time.monotonic()
-    subprocess.run([SERVER, "check-deploy", "--database", checked, "--sample", "100"], check=True, stdout=subprocess.DEVNULL)
-    results["check_deploy_seconds"] = time.monotonic() - started
-    os.remove(checked)
+    results["check_deploy"] = deploy_check(work, options)
     cluster = Postgres(work)
     try:
         for setting in ("on", "off"):
@@ -737,8 +736,83 @@ def print_journal(r, options):
               f"{cpu_total(on):.0f} vs {cpu_total(off):.0f} ({cpu_ratio:.2f}×); p99 {on['p99_ms']:.2f} vs {off['p99_ms']:.2f} ms")
     print(f"  journal bytes per entry: SQLite ~{r['sqlite_bytes_per_entry']:.0f} (row payload), "
           f"PostgreSQL {r['pg_bytes_per_entry']:.0f} (table and index size / rows)")
-    print(f"  check-deploy on {options.cold:,} stored sessions: {r['check_deploy_seconds']:.1f} s "
-          f"({options.cold / r['check_deploy_seconds']:,.0f} sessions/s)")
+    print_deploy_check(r["check_deploy"], options)
+
+
+def check_deploy(database):
+    """Runs `check-deploy` (read-only, replaying the journal of 100 sessions) over `database`:
+    its seconds, the sessions it checked, and its peak resident memory (the kernel's maximum
+    RSS of the process, from wait4)."""
+    started = time.monotonic()
+    process = subprocess.Popen([SERVER, "check-deploy", "--database", database, "--sample", "100"],
+                               stdout=subprocess.PIPE, text=True)
+    out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.monotonic() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"check-deploy exited with {os.waitstatus_to_exitcode(status)}:\n{out}")
+    sessions = int(next(line for line in out.splitlines() if line.startswith("sessions:")).split()[1])
+    return {"seconds": seconds, "sessions": sessions, "peak_rss_kib": usage.ru_maxrss}
+
+
+def deploy_check(work, options):
+    """The deploy check's speed and memory: a tenth of `--cold` stored sessions (each a copy of a
+    first-run snapshot), then all `--cold`; the peak RSS of both shows whether it holds the
+    sessions at once (it reads them in batches) or not."""
+    checked = os.path.join(work, "check-deploy.sqlite")
+    template = snapshot_template(work)
+    # First 100 sessions with a journal for the check to replay (and to weigh the journal by).
+    server = Server(checked)
+    prepare_sessions(server.base, 0, os.path.join(work, "none.txt"))
+
+    def journey(_):
+        client = Client(server.base)
+        client.send("logIn")
+        client.send("submit", {"email": "author@example.com", "password": PASSWORD})
+        for event, payload in (("selectTab", {"tab": "profile"}), ("selectTab", {"tab": "home"}),
+                               ("selectTab", {"tab": "profile"}), ("openSettings", None), ("signOut", None)):
+            client.send(event, payload)
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(journey, range(100)))
+    server.stop()
+    results = {"journal": journal_bytes(checked)}
+    tenth = options.cold // 10
+    subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(tenth), template])
+    results["tenth"] = check_deploy(checked)
+    subprocess.check_call([os.path.join(BUILD, "seed"), checked, str(options.cold - tenth), template, str(tenth)])
+    results["all"] = check_deploy(checked)
+    results["database_bytes"] = os.path.getsize(checked)
+    os.remove(checked)
+    return results
+
+
+def journal_bytes(database):
+    """The journal's entries in `database`, their bytes per entry as stored in the row (the
+    columns' lengths and ~48 bytes of row overhead), and the table's and its indexes' pages per
+    entry when SQLite has `dbstat`."""
+    db = sqlite3.connect(database)
+    count, size = db.execute(
+        "SELECT count(*), coalesce(sum(length(snapshot) + length(payload) + length(screen) + length(screen_name)"
+        " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
+    try:
+        pages = db.execute("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'session_journal%'").fetchone()[0]
+    except sqlite3.Error:
+        pages = None
+    db.close()
+    return {"entries": count, "row_bytes": size / count if count else 0,
+            "page_bytes": pages / count if count and pages else None}
+
+
+def print_deploy_check(r, options):
+    j = r["journal"]
+    print(f"  journal bytes per event (SQLite, {j['entries']:,} entries of 101 sessions): ~{j['row_bytes']:.0f} in the row"
+          + (f", {j['page_bytes']:.0f} with its pages and indexes" if j["page_bytes"] else ""))
+    for run in (r["tenth"], r["all"]):
+        print(f"  check-deploy on {run['sessions']:,} stored sessions: {run['seconds']:.1f} s "
+              f"({run['sessions'] / run['seconds']:,.0f} sessions/s), peak RSS {run['peak_rss_kib'] / 1024:.0f} MiB")
+    print(f"  (the database of {r['all']['sessions']:,} sessions is {r['database_bytes'] / 2**20:,.0f} MiB; "
+          f"check-deploy reads it in batches of 500)")
 
 
 SECTIONS = {
@@ -748,6 +822,7 @@ SECTIONS = {
     "postgresql": (postgresql, print_postgresql),
     "peer": (peer_comparison, print_peer),
     "journal": (journal, print_journal),
+    "deploy-check": (deploy_check, lambda r, options: (print("\ndeploy check:"), print_deploy_check(r, options))),
     "live": (lambda work, options: live.measure(globals(), work, options), lambda r, options: live.show(r, options)),
 }
 

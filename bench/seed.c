@@ -2,7 +2,8 @@
  * for the cold-start benchmark. Session n has id "cold<n>" and token "cold-token-<n>" (only its
  * SHA-256 is stored, as the server does).
  *
- * usage: seed DATABASE COUNT SNAPSHOT_FILE */
+ * usage: seed DATABASE COUNT SNAPSHOT_FILE [FIRST]
+ * FIRST (0 by default) numbers the first session, so a second run adds sessions to a seeded file. */
 #include <sodium.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -15,8 +16,12 @@ static void check(int code, sqlite3 *db, const char *what) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4 || sodium_init() < 0) { fprintf(stderr, "usage: seed DATABASE COUNT SNAPSHOT_FILE\n"); return 2; }
+    if ((argc != 4 && argc != 5) || sodium_init() < 0) {
+        fprintf(stderr, "usage: seed DATABASE COUNT SNAPSHOT_FILE [FIRST]\n");
+        return 2;
+    }
     long count = atol(argv[2]);
+    long first = argc == 5 ? atol(argv[4]) : 0;
     FILE *file = fopen(argv[3], "rb");
     if (!file) { perror(argv[3]); return 1; }
     static unsigned char snapshot[1 << 20];
@@ -31,7 +36,7 @@ int main(int argc, char **argv) {
         "INSERT INTO sessions (id, token_hash, version, snapshot, user_id, created_at, last_used_at, expires_at, expires_hour) "
         "VALUES (?1, ?2, 1, ?3, NULL, ?4, ?4, ?5, ?5 / 3600)", -1, &insert, 0), db, "prepare");
     long now = (long)time(NULL);
-    for (long n = 0; n < count; n++) {
+    for (long n = first; n < first + count; n++) {
         char id[32], token[48];
         unsigned char hash[crypto_hash_sha256_BYTES];
         snprintf(id, sizeof id, "cold%ld", n);

@@ -12,6 +12,8 @@ public struct Context {
     var credentialsRotated = false
     /// Users whose other sessions end when this event commits.
     var endedSessionsOfUsers: Set<Int64> = []
+    /// Users whose sessions' journals are erased when this event commits.
+    var forgottenUsers: Set<Int64> = []
     /// The app's screens and coordinator types: only those may be shown and started.
     private let screens: [String: ScreenDefinition]
     private let registry: CoordinatorRegistry
@@ -62,6 +64,13 @@ public struct Context {
     /// (sign out everywhere; after a password change or an account deletion). Their tokens die.
     public mutating func endOtherSessions(ofUser id: Int64) {
         endedSessionsOfUsers.insert(id)
+    }
+
+    /// Erases user `id` from the sessions' history in the same commit as this event: the whole
+    /// journal of every session the user was ever signed in to, this one included, even one that
+    /// has signed out or ended since (an account deletion; pair it with `endOtherSessions`).
+    public mutating func forgetUser(_ id: Int64) {
+        forgottenUsers.insert(id)
     }
 
     /// Hands the client `token` to keep for this device: the event's answer carries it as

@@ -41,4 +41,6 @@ public struct EventOutcome: Sendable, Hashable {
     /// A credential for the client to keep for this device and send back (`Device-Token`) with
     /// later events (`Context.giveDeviceToken`), or nil.
     public var deviceToken: String? = nil
+    /// Users whose sessions' journals are erased with this event's commit (`Context.forgetUser`).
+    public var forgottenUsers: Set<Int64> = []
 }

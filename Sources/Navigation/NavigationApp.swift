@@ -147,7 +147,7 @@ public struct NavigationApp: Sendable {
         tree = context.tree
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
-            deviceToken: context.deviceToken)
+            deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers)
     }
 
     /// The events the top screen accepts now: its declared ones, then the system events that apply.

@@ -40,11 +40,13 @@ enum FoldedEventSQL {
             parts.append(
                 """
                 journaled AS (INSERT INTO session_journal
-                    (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot)
+                    (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot,
+                     user_id)
                     SELECT ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
                         \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
                         \(parameter(.text(String(decoding: record.payload.payload.serialized(), as: UTF8.self)))),
-                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3
+                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3,
+                        \(parameter(record.user.map { .integer($0) } ?? .null))::bigint
                     FROM updated)
                 """)
             if record.version % JournalSQL.trimEvery == 0 && record.version > journal.keep {

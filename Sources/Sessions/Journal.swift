@@ -76,6 +76,8 @@ package struct JournalEntry: Sendable {
 /// What is appended to a journal: everything of an entry but its position.
 struct JournalRecord: Sendable {
     let session: String
+    /// The session's user after the event (before it, for a sign-out): whose account's deletion erases it.
+    let user: Int64?
     let versionBefore: Int
     let version: Int
     let at: Int64
@@ -105,15 +107,16 @@ enum JournalSQL {
         try connection.run(
             """
             INSERT INTO session_journal
-                (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot,
+                 user_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """,
             [
                 .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
                 .text(record.screen), .text(record.screenName), .text(record.event),
                 .text(String(decoding: record.payload.payload.serialized(), as: UTF8.self)),
                 .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
-                record.snapshot.map { .blob($0) } ?? .null,
+                record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
             ])
         if !record.replay && record.version % trimEvery == 0 && record.version > keep {
             try connection.run(
@@ -162,6 +165,29 @@ enum JournalSQL {
             WHERE session_id = ?1 AND version = ?2 AND snapshot IS NOT NULL ORDER BY id DESC LIMIT 1
             """, [.text(session), .int(version)]
         ) { $0.blob(0) }
+    }
+
+    /// Deletes the whole journal of every session user `id` was signed in to (an account deleted).
+    static func forget(_ connection: any SQLConnection, user id: Int64) throws {
+        try connection.run(
+            "DELETE FROM session_journal WHERE session_id IN (SELECT session_id FROM session_journal WHERE user_id = ?1)",
+            [.integer(id)])
+    }
+
+    /// Deletes session `id`'s journal (the session was deleted).
+    static func delete(_ connection: any SQLConnection, session id: String) throws {
+        try connection.run("DELETE FROM session_journal WHERE session_id = ?1", [.text(id)])
+    }
+
+    /// True when session `id` is stored or the journal still holds entries of it (it ended since).
+    static func known(_ connection: any SQLConnection, session id: String) throws -> Bool {
+        try connection.queryFirst(
+            """
+            SELECT 1 FROM sessions WHERE id = ?1
+            UNION ALL SELECT 1 FROM session_journal WHERE session_id = ?1
+            LIMIT 1
+            """, [.text(id)]
+        ) { $0.int(0) } != nil
     }
 
     /// Deletes entries written before `before` among the `limit` oldest; returns how many. The

@@ -286,10 +286,12 @@ extension SessionService {
                     identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
                     journal: settings.enabled
                         ? FoldedEventSQL.Journaled(
-                            record: journalRecord(request, current: current, snapshot: ran.snapshot, now: now),
+                            record: journalRecord(
+                                request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now),
                             node: settings.node, keep: settings.maxVersionsPerSession) : nil,
                     // The write's last statement (nothing follows it below): it commits the write.
-                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.answer == nil)
+                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
+                        && ran.answer == nil)
             else { throw ResidentCopyOutdated() }
         } else {
             guard
@@ -297,11 +299,12 @@ extension SessionService {
                     connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
                     identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt)
             else { throw ResidentCopyOutdated() }
-            try journalEvent(request, current: current, snapshot: ran.snapshot, now: now, connection)
+            try journalEvent(request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now, connection)
         }
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
+        try forgetInJournal(ran.outcome.forgottenUsers, connection)
         if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
             try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,

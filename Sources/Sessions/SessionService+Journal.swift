@@ -10,20 +10,22 @@ import Store
 // it could not reproduce what the client saw. A packed snapshot is ~1 KB; it gives every retained
 // version's State exactly, and it is what the deploy check replays the next event from.
 extension SessionService {
-    /// Appends the entry of `request`'s event, applied over `current`, that made `snapshot`.
+    /// Appends the entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
     func journalEvent(
-        _ request: EventRequest, current: ResidentSession.State, snapshot: [UInt8], now: Int64, _ connection: any SQLConnection
+        _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64,
+        _ connection: any SQLConnection
     ) throws {
-        try journal(journalRecord(request, current: current, snapshot: snapshot, now: now), connection)
+        try journal(journalRecord(request, current: current, tree: tree, snapshot: snapshot, now: now), connection)
     }
 
-    /// The entry of `request`'s event, applied over `current`, that made `snapshot`.
-    func journalRecord(_ request: EventRequest, current: ResidentSession.State, snapshot: [UInt8], now: Int64)
-        -> JournalRecord
-    {
+    /// The entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
+    func journalRecord(
+        _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64
+    ) -> JournalRecord {
         let screenName = current.tree.top?.name ?? ""
         return JournalRecord(
-            session: request.sessionID, versionBefore: current.version, version: current.version + 1, at: now,
+            session: request.sessionID, user: tree.user?.id ?? current.tree.user?.id, versionBefore: current.version,
+            version: current.version + 1, at: now,
             screen: request.event.screen.rawValue, screenName: screenName, event: request.event.name,
             payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
             replay: false, snapshot: snapshot)
@@ -31,11 +33,12 @@ extension SessionService {
 
     /// Appends a change the session made by itself (`(start)`, `(fallback)`): no screen, no payload.
     func journalChange(
-        _ event: String, session: String, from: Int, to: Int, snapshot: [UInt8], now: Int64, _ connection: any SQLConnection
+        _ event: String, session: String, user: Int64?, from: Int, to: Int, snapshot: [UInt8], now: Int64,
+        _ connection: any SQLConnection
     ) throws {
         try journal(
             JournalRecord(
-                session: session, versionBefore: from, version: to, at: now, screen: "", screenName: "", event: event,
+                session: session, user: user, versionBefore: from, version: to, at: now, screen: "", screenName: "", event: event,
                 payload: JournaledPayload(payload: .null, redacted: []), replay: false, snapshot: snapshot), connection)
     }
 
@@ -50,8 +53,9 @@ extension SessionService {
     func journalReplay(_ request: EventRequest, _ answer: StoredAnswer) async {
         guard configuration.journal.enabled else { return }
         let now = now()
+        // The session's user is not at hand here; the entry goes with the rest of its session's journal.
         let record = JournalRecord(
-            session: request.sessionID, versionBefore: answer.version, version: answer.version, at: now,
+            session: request.sessionID, user: nil, versionBefore: answer.version, version: answer.version, at: now,
             screen: request.event.screen.rawValue, screenName: "", event: request.event.name,
             payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: nil),
             replay: true, snapshot: nil)
@@ -62,21 +66,38 @@ extension SessionService {
         }
     }
 
+    /// Erases `users` from the journal, on the connection of the event that deleted their
+    /// accounts: the whole journal of every session each was signed in to (`Context.forgetUser`).
+    func forgetInJournal(_ users: Set<Int64>, _ connection: any SQLConnection) throws {
+        for user in users { try JournalSQL.forget(connection, user: user) }
+    }
+
     // MARK: Reads
 
     /// A page of session `id`'s journal, newest first, older than the entry `before` (a cursor
     /// from an earlier page): `{"entries": [...], "next": cursor or null}`.
+    /// `SessionError.notFound` when the session is neither stored nor in the journal.
     package func history(ofSession id: String, before: Int64?, limit: Int) async throws -> JSONValue {
         let limit = max(1, min(limit, 200))
-        let entries = try await read { try JournalSQL.page($0, session: id, before: before, limit: limit + 1) }
+        let entries = try await read { connection -> [JournalEntry]? in
+            let entries = try JournalSQL.page(connection, session: id, before: before, limit: limit + 1)
+            return try entries.isEmpty && !JournalSQL.known(connection, session: id) ? nil : entries
+        }
+        guard let entries else { throw SessionError.notFound }
         let next: JSONValue = entries.count > limit ? .string(String(entries[limit - 1].id)) : .null
         return ["entries": .array(entries.prefix(limit).map(\.json)), "next": next]
     }
 
     /// Session `id`'s State at `version` as the journal recorded it (nil when it no longer
-    /// covers that version), rendered by this build from the snapshot stored then.
+    /// covers that version), rendered by this build from the snapshot stored then;
+    /// `SessionError.notFound` when the session is neither stored nor in the journal.
     package func state(ofSession id: String, atVersion version: Int) async throws -> [UInt8]? {
-        guard let stored = try await read({ try JournalSQL.snapshot($0, session: id, version: version) }) else { return nil }
+        let found = try await read { connection -> [UInt8]?? in
+            if let stored = try JournalSQL.snapshot(connection, session: id, version: version) { return .some(stored) }
+            return try JournalSQL.known(connection, session: id) ? .some(nil) : nil
+        }
+        guard let found else { throw SessionError.notFound }
+        guard let stored = found else { return nil }
         guard let json = try? Self.json(ofStored: stored), let tree = try? app.decodeSnapshot(json) else { return nil }
         return app.renderState(tree, extra: ["id": .string(id), "version": .int(version)])
     }

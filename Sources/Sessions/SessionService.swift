@@ -80,7 +80,8 @@ package final class SessionService: Sendable {
                 try SessionSQL.insert(
                     connection, id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,
                     expiresAt: expiresAt)
-                try self.journalChange("(start)", session: id, from: 0, to: 1, snapshot: snapshot, now: now, connection)
+                try self.journalChange(
+                    "(start)", session: id, user: tree.user?.id, from: 0, to: 1, snapshot: snapshot, now: now, connection)
                 return tree
             }
         }
@@ -233,7 +234,7 @@ package final class SessionService: Sendable {
                         expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
                 else { throw SessionError.notFound }
                 try self.journalChange(
-                    "(fallback)", session: row.id, from: row.version, to: row.version + 1, snapshot: snapshot, now: now,
+                    "(fallback)", session: row.id, user: tree.user?.id, from: row.version, to: row.version + 1, snapshot: snapshot, now: now,
                     connection)
                 return (tree, row.version + 1, fallback)
             }
@@ -284,6 +285,8 @@ package final class SessionService: Sendable {
         try await session.lock.withLock {
             try await self.write {
                 try SessionSQL.delete($0, id: id)
+                // A deleted session leaves no history behind (an ended one keeps it for the retention).
+                try JournalSQL.delete($0, session: id)
                 try self.noticeOtherNodes([.deleted(id)], $0)
             }
             session.update { $0.expiresAt = Int64.min }

@@ -87,7 +87,8 @@ struct SettingsCoordinator: InputMapping {
         try context.pop()
     }
 
-    /// Deleting the account ends every session of the user, this one included (it signs out).
+    /// Deleting the account ends every session of the user, this one included (it signs out),
+    /// and erases the journal of every session the user was signed in to.
     private func deleteAccount(password: String, screen: ScreenID, _ context: inout Context) throws {
         let models = try context.models
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
@@ -97,6 +98,7 @@ struct SettingsCoordinator: InputMapping {
         }
         try models.users.delete(id: user.id)
         context.endOtherSessions(ofUser: user.id)
+        context.forgetUser(user.id)
         context.signOut()
         finish(.accountDeleted, &context)
     }

@@ -1,0 +1,176 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// What the journal keeps of a user once they delete their account or a session (issue 23):
+/// nothing. An account deleted erases the history of every session its user was signed in to,
+/// signed out, ended or expired since; a deleted session leaves no history; an unknown session's
+/// history is a 404, for operators as for users.
+@Suite struct JournalErasureTests {
+    // Ada's details, written so that no four of their bytes in a row occur elsewhere in a snapshot
+    // (the snapshots are LZ4-packed: a run seen before would be stored as a back-reference).
+    static let ada = (email: "qzadaxw@lovelace.test", name: "Augusta Kwyjibo", post: "Qrv notes on Bernoulli numbers")
+    static let grace = (email: "gxhopperq@cobol.test", name: "Grace Vjmzqu", post: "Zqp first actual bug")
+    static let password = Journey.password
+
+    static func signUp(_ client: inout SessionClient, _ who: (email: String, name: String, post: String)) async throws {
+        for (event, payload) in [
+            ("signUp", nil), ("next", ["email": who.email]), ("next", ["password": password]),
+            ("finish", ["displayName": who.name]), ("compose", nil), ("submit", ["text": who.post]),
+        ] as [(String, [String: Any]?)] {
+            try Journey.expect200(try await client.send(event, payload))
+        }
+    }
+
+    static func logIn(_ client: inout SessionClient, _ email: String) async throws {
+        try Journey.expect200(try await client.send("logIn"))
+        try Journey.expect200(try await client.send("submit", ["email": email, "password": password]))
+    }
+
+    static func settings(_ client: inout SessionClient, then events: [(String, [String: Any]?)]) async throws {
+        try Journey.expect200(try await client.send("selectTab", ["tab": "profile"]))
+        try Journey.expect200(try await client.send("openSettings"))
+        for (event, payload) in events { try Journey.expect200(try await client.send(event, payload)) }
+    }
+
+    static func operatorGet(_ server: ServerProcess, _ path: String) async throws -> TestResponse {
+        try await TestHTTP.request(
+            port: server.port, "GET", "/v1/operator/sessions/" + path,
+            headers: ["Authorization": "Bearer \(OperatorAccessTests.key)"])
+    }
+
+    static func operatorEntries(_ server: ServerProcess, _ id: String) async throws -> [String] {
+        let response = try await operatorGet(server, id + "/history?limit=200")
+        #expect(response.status == 200, "\(response.text)")
+        return (response.json["entries"] as? [[String: Any]] ?? []).map { $0["event"] as? String ?? "" }
+    }
+
+    @Test(arguments: Backend.allCases) func deletingAnAccountErasesTheHistoryOfEverySessionItWasSignedInTo(
+        backend: Backend
+    ) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend,
+            arguments: [
+                "--test-hooks", "--operator-key-file", try OperatorAccessTests.keyFile(), "--session-idle-timeout", "1000",
+            ])
+        // Grace's data stays: it shows the search below finds what is there. She signs up first:
+        // what another user's session was shown (Ada's post, her name on it) is that session's
+        // history, kept for the retention; this test is about Ada's own sessions.
+        var grace = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&grace, Self.grace)
+        // Ada signs up and posts on a session that then expires (its journal outlives it, for
+        // the retention).
+        var expired = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&expired, Self.ada)
+        try await server.advanceClock(seconds: 1001)
+        try await server.sweep()
+        #expect(try await Self.operatorEntries(server, expired.id).contains("finish"), "an expired session's history is kept")
+        // She signs in and out again: that session no longer names her.
+        var signedOut = try await SessionClient.create(port: server.port)
+        try await Self.logIn(&signedOut, Self.ada.email)
+        try await Self.settings(&signedOut, then: [("signOut", nil)])
+        #expect(try await Self.operatorEntries(server, signedOut.id).contains("submit"))
+        // Signed in on two more sessions; she deletes her account from one, which ends the other.
+        var other = try await SessionClient.create(port: server.port)
+        try await Self.logIn(&other, Self.ada.email)
+        var deleting = try await SessionClient.create(port: server.port)
+        try await Self.logIn(&deleting, Self.ada.email)
+        try await Self.settings(&deleting, then: [("deleteAccount", nil), ("confirm", ["password": Self.password])])
+        #expect(deleting.topScreen.name == "firstRun")
+
+        // The sessions that live on have no history; those that ended are unknown.
+        #expect(try await Self.operatorEntries(server, signedOut.id) == [])
+        #expect(try await Self.operatorEntries(server, deleting.id) == [])
+        for ended in [expired.id, other.id] {
+            ProblemAssertions.expect(try await Self.operatorGet(server, ended + "/history"), 404, "session-not-found")
+            ProblemAssertions.expect(try await Self.operatorGet(server, ended + "/history/2"), 404, "session-not-found")
+        }
+        #expect(try await Self.operatorEntries(server, grace.id).contains("finish"))
+        // Ada's session goes on signed out; what it does next is journaled again.
+        try Journey.expect200(try await deleting.send("signUp"))
+        #expect(try await Self.operatorEntries(server, deleting.id) == ["signUp"])
+
+        try await server.stop()
+        for text in [Self.ada.email, Self.ada.name, Self.ada.post] {
+            let found = try Self.columnsContaining(text, database: server.databasePath)
+            #expect(found == [], "\(text) in \(found)")
+        }
+        for text in [Self.grace.email, Self.grace.name, Self.grace.post] {
+            #expect(try Self.columnsContaining(text, database: server.databasePath).contains("session_journal.payload"), "\(text)")
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func aDeletedSessionLeavesNoHistory(backend: Backend) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--operator-key-file", try OperatorAccessTests.keyFile()])
+        var client = try await SessionClient.create(port: server.port)
+        var kept = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&client, Self.ada)
+        try Journey.expect200(try await kept.send("signUp"))
+        #expect(try await Self.operatorEntries(server, client.id).count == 7)
+        let deleted = try await TestHTTP.request(
+            port: server.port, "DELETE", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer \(client.token)"])
+        #expect(deleted.status == 204)
+        ProblemAssertions.expect(try await Self.operatorGet(server, client.id + "/history"), 404, "session-not-found")
+        ProblemAssertions.expect(try await Self.operatorGet(server, client.id + "/history/2"), 404, "session-not-found")
+        #expect(try await Self.operatorEntries(server, kept.id) == ["signUp", "(start)"])
+        try await server.stop()
+        let connection = try StoredData.open(server.databasePath)
+        let rows = try connection.queryFirst(
+            "SELECT count(*) FROM session_journal WHERE session_id = ?1", [.text(client.id)]
+        ) { $0.int(0) }
+        #expect(rows == 0)
+    }
+
+    @Test(arguments: Backend.allCases) func theHistoryOfAnUnknownSessionIsNotFound(backend: Backend) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--operator-key-file", try OperatorAccessTests.keyFile()])
+        let client = try await SessionClient.create(port: server.port)
+        for path in ["nosuchsession/history", "nosuchsession/history?before=5", "nosuchsession/history/1"] {
+            ProblemAssertions.expect(try await Self.operatorGet(server, path), 404, "session-not-found")
+        }
+        // A session with no history yet is known: its (empty) page, and no such version.
+        #expect(try await Self.operatorEntries(server, client.id) == ["(start)"])
+        let past = try await Self.operatorGet(server, client.id + "/history?before=1")
+        #expect(past.status == 200 && (past.json["entries"] as? [Any])?.isEmpty == true)
+        ProblemAssertions.expect(try await Self.operatorGet(server, client.id + "/history/9"), 404, "version-not-retained")
+        // A user asking for an unknown session's history, with a token of their own.
+        for path in ["/v1/sessions/nosuchsession/history", "/v1/sessions/nosuchsession/history/1"] {
+            ProblemAssertions.expect(
+                try await TestHTTP.request(port: server.port, "GET", path, headers: ["Authorization": "Bearer \(client.token)"]),
+                404, "session-not-found")
+        }
+    }
+
+    /// Every `table.column` of the database with a row whose value holds `text`: text columns
+    /// as they are, blobs as bytes (PostgreSQL's `bytea` by its hex text).
+    static func columnsContaining(_ text: String, database: String) throws -> [String] {
+        let connection = try StoredData.open(database)
+        let postgres = database.hasPrefix("postgresql://")
+        let columns =
+            postgres
+            ? try connection.query(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'", []
+            ) { ($0.string(0), $0.string(1)) }
+            : try connection.query(
+                """
+                SELECT m.name, c.name FROM sqlite_master m, pragma_table_info(m.name) c
+                WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+                """, []
+            ) { ($0.string(0), $0.string(1)) }
+        #expect(columns.contains { $0 == ("session_journal", "snapshot") })
+        var found: [String] = []
+        for (table, column) in columns {
+            let match =
+                postgres
+                ? "position(?1 in \"\(column)\"::text) > 0 OR position(encode(convert_to(?1, 'UTF8'), 'hex') in \"\(column)\"::text) > 0"
+                : "instr(CAST(\"\(column)\" AS BLOB), CAST(?1 AS BLOB)) > 0"
+            let count = try connection.queryFirst(
+                "SELECT count(*) FROM \"\(table)\" WHERE \(match)", [.text(text)]
+            ) { $0.int(0) }
+            if (count ?? 0) > 0 { found.append("\(table).\(column)") }
+        }
+        return found
+    }
+}
