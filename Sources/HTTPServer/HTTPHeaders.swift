@@ -39,7 +39,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 extension String {
     /// Field names are ASCII tokens: compared byte by byte, without lowercased copies.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8) { left, right in
+        // Most names differ in length, which answers at once (a native string knows its UTF-8 count).
+        guard utf8.count == other.utf8.count else { return false }
+        return utf8.elementsEqual(other.utf8) { left, right in
             left == right || (left | 0x20 == right | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(left | 0x20))
         }
     }

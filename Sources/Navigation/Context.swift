@@ -17,6 +17,8 @@ public struct Context {
     /// The app's screens and coordinator types: only those may be shown and started.
     private let screens: [String: ScreenDefinition]
     private let registry: CoordinatorRegistry
+    /// The app's links: a screen made with typed props gets its canonical link at once.
+    let links: Links
     /// A screen the app does not list, shown by an operation that cannot throw (`present`,
     /// `setRoot`): the coordinator call that did it fails as it returns.
     private var misuse: NavigationError?
@@ -29,6 +31,7 @@ public struct Context {
         self.coordinatorID = tree.rootID
         self.screens = app.screens
         self.registry = app.registry
+        self.links = app.links
     }
 
     // MARK: Session
@@ -91,8 +94,10 @@ public struct Context {
 
     /// Pushes a screen onto this coordinator's stack.
     @discardableResult
-    package mutating func push(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) throws -> ScreenID {
-        let screen = makeScreen(definition, props)
+    package mutating func push(
+        _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], link: CanonicalLink = .unknown
+    ) throws -> ScreenID {
+        let screen = makeScreen(definition, props, link: link)
         try checkMisuse()
         if let stack = currentStack() {
             try tree.withStack(stack) { $0.append(screen) }
@@ -139,9 +144,10 @@ public struct Context {
     /// Presents a screen on a new layer over everything (a modal sheet, or an alert).
     @discardableResult
     package mutating func present(
-        _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], as presentation: Presentation = .modal
+        _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], as presentation: Presentation = .modal,
+        link: CanonicalLink = .unknown
     ) -> ScreenID {
-        let screen = makeScreen(definition, props)
+        let screen = makeScreen(definition, props, link: link)
         tree.layers.append(
             Layer(id: tree.makeLayerID(), presentation: presentation == .root ? .modal : presentation,
                 owner: coordinatorID, screens: [screen]))
@@ -158,8 +164,10 @@ public struct Context {
 
     /// Replaces every layer with a root stack holding one screen (auth flow → main, and back).
     @discardableResult
-    package mutating func setRoot(_ definition: ScreenDefinition, _ props: [String: JSONValue] = [:]) -> ScreenID {
-        let screen = makeScreen(definition, props)
+    package mutating func setRoot(
+        _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], link: CanonicalLink = .unknown
+    ) -> ScreenID {
+        let screen = makeScreen(definition, props, link: link)
         tree.layers = [Layer(id: tree.makeLayerID(), presentation: .root, owner: coordinatorID, screens: [screen])]
         return screen.id
     }
@@ -251,10 +259,12 @@ public struct Context {
         if let misuse { throw misuse }
     }
 
-    private mutating func makeScreen(_ definition: ScreenDefinition, _ props: [String: JSONValue]) -> Screen {
+    private mutating func makeScreen(_ definition: ScreenDefinition, _ props: [String: JSONValue], link: CanonicalLink)
+        -> Screen
+    {
         if misuse == nil { misuse = NavigationApp.unregistered(definition, in: screens) }
         tree.markShown(coordinatorID)
-        return Screen(id: tree.makeScreenID(), name: definition.name, props: props, owner: coordinatorID)
+        return Screen(id: tree.makeScreenID(), name: definition.name, props: props, owner: coordinatorID, link: link)
     }
 
     /// Where this coordinator's next screen goes: the stack of its topmost screen, else its home,

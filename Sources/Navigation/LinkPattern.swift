@@ -11,6 +11,8 @@ public struct LinkPattern<R: Route>: Sendable {
     public let screen: String?
     let make: @Sendable (LinkParameters) throws -> R
     let canonical: (@Sendable (Screen) -> R?)?
+    /// `canonical` from the typed props, when a screen is made with them (no decoding).
+    let canonicalOfProps: (@Sendable (Any) -> R?)?
 
     /// A pattern whose route `make` builds from the path's parameters.
     public init(_ template: String, summary: String = "", _ make: @escaping @Sendable (LinkParameters) throws -> R) {
@@ -19,6 +21,7 @@ public struct LinkPattern<R: Route>: Sendable {
         self.screen = nil
         self.make = make
         self.canonical = nil
+        self.canonicalOfProps = nil
     }
 
     /// A pattern that shows a `screen`: a screen of that type on top has the link of the route
@@ -37,6 +40,7 @@ public struct LinkPattern<R: Route>: Sendable {
             }
             return canonical(props)
         }
+        self.canonicalOfProps = { props in (props as? S.Props).flatMap(canonical) }
     }
 
     /// The template's segments (`["posts", "{id}"]`).

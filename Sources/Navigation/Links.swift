@@ -8,6 +8,7 @@ public struct Links: Sendable {
         let segments: [Substring]
         let make: @Sendable (LinkParameters) throws -> any Route
         let canonical: (@Sendable (Screen) -> (any Route)?)?
+        let canonicalOfProps: (@Sendable (Any) -> (any Route)?)?
     }
 
     /// The longest link accepted, in bytes.
@@ -25,9 +26,13 @@ public struct Links: Sendable {
             if let screenLink = pattern.canonical {
                 canonical = { screen in screenLink(screen) }
             }
+            var canonicalOfProps: (@Sendable (Any) -> (any Route)?)?
+            if let propsLink = pattern.canonicalOfProps {
+                canonicalOfProps = { props in propsLink(props) }
+            }
             return Entry(
                 template: pattern.template, summary: pattern.summary, screen: pattern.screen, segments: pattern.segments,
-                make: make, canonical: canonical)
+                make: make, canonical: canonical, canonicalOfProps: canonicalOfProps)
         }
     }
 
@@ -66,10 +71,24 @@ public struct Links: Sendable {
 
     /// The canonical link of `screen`, when a pattern shows its type and its props make one.
     public func canonicalLink(of screen: Screen) -> String? {
+        switch screen.link {
+        case .known(let link): return link
+        case .absent: return nil
+        case .unknown: break
+        }
         for entry in entries where entry.screen == screen.name {
             if let route = entry.canonical?(screen) { return route.link }
         }
         return nil
+    }
+
+    /// The canonical link of a screen named `name` made with the typed `props`: found without
+    /// serializing and decoding them, as `canonicalLink(of:)` must.
+    func canonicalLink(name: String, props: Any) -> CanonicalLink {
+        for entry in entries where entry.screen == name {
+            if let route = entry.canonicalOfProps?(props) { return .known(route.link) }
+        }
+        return .absent
     }
 
     /// The catalog's list: each pattern, its parameters, the screen it shows and its summary.

@@ -145,6 +145,7 @@ public struct NavigationApp: Sendable {
         try limits.check(context.tree)
         try context.checkMisuse()
         tree = context.tree
+        tree.noteTopLink(links)
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
             deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers)

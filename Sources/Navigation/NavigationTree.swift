@@ -26,6 +26,19 @@ public struct NavigationTree: Sendable, Equatable {
         topLayerIndex.flatMap { layers[$0].visibleScreens.last }
     }
 
+    /// Notes the top screen's canonical link when it is not known yet (restored from a snapshot,
+    /// or its props changed), so that the answers after this one need not find it again.
+    mutating func noteTopLink(_ links: Links) {
+        guard !links.isEmpty, let top, case .unknown = top.link, let index = topLayerIndex else { return }
+        let link = links.canonicalLink(of: top).map(CanonicalLink.known) ?? .absent
+        if let tabs = layers[index].tabs {
+            guard let tab = tabs.firstIndex(where: { $0.name == layers[index].selectedTab }) else { return }
+            layers[index].tabs![tab].screens[tabs[tab].screens.count - 1].link = link
+        } else {
+            layers[index].screens[layers[index].screens.count - 1].link = link
+        }
+    }
+
     /// Every screen in every layer and tab.
     public var allScreens: [Screen] { layers.flatMap(\.allScreens) }
 

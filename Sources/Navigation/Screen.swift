@@ -9,18 +9,25 @@ public struct Screen: Sendable, Hashable, Codable {
     /// The props, kept only serialized: every answer and snapshot embeds these bytes as they are,
     /// and a resident session holds one compact copy. Flows read props rarely; reading parses.
     private(set) var propsJSON: [UInt8]
+    /// Its canonical link, once known: found from the typed props when the screen was made, or
+    /// from the serialized props once. Derived from `name` and the props: never stored, never compared.
+    var link: CanonicalLink = .unknown
 
     /// What the screen shows. Reading parses `propsJSON`; writing serializes it.
     public var props: [String: JSONValue] {
         get { (try? JSONValue.parse(propsJSON))?.objectValue ?? [:] }
-        set { propsJSON = JSONValue.object(newValue).serialized() }
+        set {
+            propsJSON = JSONValue.object(newValue).serialized()
+            link = .unknown
+        }
     }
 
-    init(id: ScreenID, name: String, props: [String: JSONValue], owner: CoordinatorID) {
+    init(id: ScreenID, name: String, props: [String: JSONValue], owner: CoordinatorID, link: CanonicalLink = .unknown) {
         self.id = id
         self.name = name
         self.owner = owner
         self.propsJSON = JSONValue.object(props).serialized()
+        self.link = link
     }
 
     enum CodingKeys: String, CodingKey {
@@ -51,6 +58,16 @@ public struct Screen: Sendable, Hashable, Codable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
     }
+}
+
+/// A screen's canonical link as far as it is known. Finding it from serialized props means
+/// parsing and decoding them all (a list of posts, say), so it is found once per screen.
+package enum CanonicalLink: Sendable {
+    /// Not looked for yet (a screen restored from a snapshot, or whose props changed).
+    case unknown
+    /// The app has no canonical link for this screen.
+    case absent
+    case known(String)
 }
 
 /// How a layer is shown: the root, a modal sheet over what is below, or an alert.

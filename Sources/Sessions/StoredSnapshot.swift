@@ -18,22 +18,23 @@ enum StoredSnapshot {
     /// `json` compressed, with the marker and its length in front.
     static func pack(_ json: [UInt8]) -> [UInt8] {
         let bound = Int(LZ4_compressBound(Int32(json.count)))
-        var stored = [UInt8](repeating: 0, count: 5 + bound)
-        stored[0] = lz4Marker
-        withUnsafeBytes(of: UInt32(json.count).littleEndian) { stored.replaceSubrange(1..<5, with: $0) }
-        let written = stored.withUnsafeMutableBufferPointer { output in
-            json.withUnsafeBufferPointer { input in
+        // Not zero-filled first: LZ4 writes what is kept, and the rest is never part of the array.
+        return [UInt8](unsafeUninitializedCapacity: 5 + bound) { stored, count in
+            stored[0] = lz4Marker
+            withUnsafeBytes(of: UInt32(json.count).littleEndian) { length in
+                for index in 0..<4 { stored[1 + index] = length[index] }
+            }
+            let written = json.withUnsafeBufferPointer { input in
                 input.withMemoryRebound(to: CChar.self) { source in
-                    UnsafeMutableBufferPointer(rebasing: output[5...]).withMemoryRebound(to: CChar.self) { target in
+                    UnsafeMutableBufferPointer(rebasing: stored[5...]).withMemoryRebound(to: CChar.self) { target in
                         LZ4_compress_default(source.baseAddress, target.baseAddress, Int32(json.count), Int32(bound))
                     }
                 }
             }
+            // Cannot fail: the output has LZ4's bound for this input.
+            precondition(written > 0 || json.isEmpty, "LZ4 compression failed")
+            count = 5 + Int(written)
         }
-        // Cannot fail: the output has LZ4's bound for this input.
-        precondition(written > 0 || json.isEmpty, "LZ4 compression failed")
-        stored.removeLast(bound - Int(written))
-        return stored
     }
 
     /// The JSON of a stored snapshot; throws when it is damaged.

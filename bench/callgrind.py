@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Instructions per navigation event, counted by callgrind (repeatable however loaded the machine).
+
+Starts a copy of the release server without its DWARF (valgrind 3.19 cannot read Swift 6's) under
+`valgrind --tool=callgrind` with instrumentation off, signs `--sessions` sessions in, warms up,
+then counts only while the load generator drives `--seconds` of navigation (the `navigate` mode
+of `make bench`), and prints the instructions per event with the top inclusive costs per event.
+The profile is kept in `--out` for `callgrind_annotate` (pipe it through `swift demangle`).
+Valgrind runs the server's threads one at a time, so an event's instructions, not its time, are
+the figure. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
+"""
+import argparse, json, os, shutil, signal, subprocess, sys, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", default=run.SERVER)
+    parser.add_argument("--out", default=os.path.join(run.ROOT, ".build", "callgrind"))
+    parser.add_argument("--sessions", type=int, default=16)
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--connections", type=int, default=8)
+    options = parser.parse_args()
+    run.compile_tools()
+    os.makedirs(options.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="coordinatord-callgrind-")
+    server = os.path.join(work, "coordinatord")
+    subprocess.check_call(["strip", "--strip-debug", "-o", server, options.server])
+    # valgrind 3.19 writes into the mask rt_sigsuspend is given; libdispatch's is read-only.
+    shim = os.path.join(work, "sigsuspend.so")
+    subprocess.check_call(["gcc", "-O2", "-shared", "-fPIC", "-o", shim,
+                           os.path.join(run.ROOT, "bench", "sigsuspend-shim.c")])
+    profile = os.path.join(options.out, "callgrind.out")
+    port = run.free_port()
+    process = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={profile}", server, "serve",
+         "--port", str(port), "--database", os.path.join(work, "db.sqlite"), "--log-level", "error",
+         "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64"],
+        env=dict(os.environ, LD_PRELOAD=shim), stdout=subprocess.PIPE,
+        stderr=open(os.path.join(options.out, "valgrind.log"), "w"), text=True)
+    try:
+        process.stdout.readline()
+        sessions = os.path.join(work, "sessions.txt")
+        post_id, user_id = run.prepare_sessions(f"http://127.0.0.1:{port}", options.sessions, sessions)
+        run.loadgen("navigate", port, options.connections, 3, 1, sessions, post_id, user_id)
+        control = lambda *args: subprocess.check_call(["callgrind_control", *args, str(process.pid)],
+                                                      stdout=subprocess.DEVNULL)
+        control("-z")
+        control("-i", "on")
+        result = run.loadgen("navigate", port, options.connections, options.seconds, 1, sessions, post_id, user_id)
+        control("-i", "off")
+        control("-d")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=120)
+        shutil.rmtree(work, ignore_errors=True)
+    dumps = sorted(f for f in os.listdir(options.out) if f.startswith("callgrind.out."))
+    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", os.path.join(options.out, dumps[-1])],
+                               capture_output=True, text=True).stdout
+    events = max(1, result["requests"])
+    lines = annotated.splitlines()
+    total = next(int(l.split()[0].replace(",", "")) for l in lines if "PROGRAM TOTALS" in l)
+    print(f"{result['requests']} events ({result['non2xx']} non-2xx): {total / events:,.0f} instructions per event")
+    demangle = shutil.which("swift-demangle") or "/opt/swift/usr/bin/swift-demangle"
+    top = [l for l in lines if "(" in l and "%)" in l and "PROGRAM TOTALS" not in l][:40]
+    names = subprocess.run([demangle, "--simplified"], input="\n".join(top), capture_output=True, text=True).stdout
+    for line in names.splitlines():
+        count = int(line.split()[0].replace(",", ""))
+        print(f"{count / events:>10,.0f}  {line.split('???:', 1)[-1][:150]}")
+
+
+if __name__ == "__main__":
+    main()
