@@ -5,13 +5,13 @@ import Testing
 /// The tests' waits end: a wait that would never be satisfied fails with what it waited for,
 /// within its deadline, instead of hanging the run.
 @Suite struct DeadlineTests {
-    @Test func aConditionThatNeverHoldsFailsAtItsDeadline() async throws {
-        let started = ContinuousClock.now
+    // The limits fail a wait that hangs; no wall-clock bound is asserted, since on two cores
+    // loaded by other builds a 0.2 s wait was seen to return after 38 s.
+    @Test(.timeLimit(.minutes(5))) func aConditionThatNeverHoldsFailsAtItsDeadline() async throws {
         let error = await #expect(throws: DeadlineExceeded.self) {
             try await waitUntil("a flag nobody raises", seconds: 0.2) { false }
         }
         #expect(error?.description == "waited 0.2 s for a flag nobody raises")
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aContinuationNobodyResumesFailsAtItsDeadline() async throws {
@@ -34,12 +34,11 @@ import Testing
         #expect(throws: DeadlineExceeded.self) { try wait(for: semaphore, "a signal", seconds: 0.1) }
     }
 
-    @Test func aChildThatDoesNotExitIsKilledAtItsDeadline() async throws {
-        let started = ContinuousClock.now
+    /// `sleep 600` outlives the limit unless the deadline kills it.
+    @Test(.timeLimit(.minutes(5))) func aChildThatDoesNotExitIsKilledAtItsDeadline() async throws {
         await #expect(throws: DeadlineExceeded.self) {
             try await TestHTTP.offPool { try ChildProcess.run("/bin/sleep", ["600"], seconds: 0.5) }
         }
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     /// A server that accepts and never answers: the read fails at the receive timeout.
