@@ -244,10 +244,14 @@ extension HTTPResponse {
     /// The head of an event stream's response, written past libmicrohttpd: its fields, a `Date`,
     /// a chunked body, and `Connection: close` (the stream holds the connection to its end).
     func streamHead() -> [UInt8] {
+        Array((statusAndFields() + "Date: \(Self.httpDate())\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n").utf8)
+    }
+
+    /// The status line and the response's own fields, each ending its line.
+    private func statusAndFields() -> String {
         var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
         for field in headers { head += "\(field.name): \(field.value)\r\n" }
-        head += "Date: \(Self.httpDate())\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8)
+        return head
     }
 
     /// Now as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
@@ -262,9 +266,6 @@ extension HTTPResponse {
 
     /// The whole response as HTTP/1.1 bytes, for the one answer written past libmicrohttpd.
     func serializedForRawSocket() -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
-        for field in headers { head += "\(field.name): \(field.value)\r\n" }
-        head += "Content-Length: \(body.count)\r\n\r\n"
-        return Array(head.utf8) + body
+        Array((statusAndFields() + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
     }
 }
