@@ -31,12 +31,9 @@ public struct NavigationTree: Sendable, Equatable {
     mutating func noteTopLink(_ links: Links) {
         guard !links.isEmpty, let top, case .unknown = top.link, let index = topLayerIndex else { return }
         let link = links.canonicalLink(of: top).map(CanonicalLink.known) ?? .absent
-        if let tabs = layers[index].tabs {
-            guard let tab = tabs.firstIndex(where: { $0.name == layers[index].selectedTab }) else { return }
-            layers[index].tabs![tab].screens[tabs[tab].screens.count - 1].link = link
-        } else {
-            layers[index].screens[layers[index].screens.count - 1].link = link
-        }
+        let layer = layers[index]
+        // The top screen's stack exists (it holds `top`), so this cannot throw.
+        try? withStack(StackRef(layer: layer.id, tab: layer.isTabs ? layer.selectedTab : nil)) { $0[$0.count - 1].link = link }
     }
 
     /// Every screen in every layer and tab.
