@@ -113,14 +113,10 @@ public final class PostgresConnection: SQLConnection {
             }
         }
         let name = try statementName(sql, values)
-        let parameters = values.map(Parameter.init)
-        let lengths = parameters.map(\.length)
-        let formats = parameters.map(\.format)
         // What follows the commit goes in the same pipeline: skipped, like `COMMIT`, if the statement fails.
         let results = pipeline(queries: 2 + afterCommit.count) {
-            withParameterPointers(parameters) { pointers in
-                PQsendQueryPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 1)
-            } == 1 && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
+            sendPrepared(name, values.map(Parameter.init))
+                && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
         }
         defer { for case let result? in results { PQclear(result) } }
         if let commit = results[1], PQresultStatus(commit) == PGRES_COMMAND_OK {
@@ -156,13 +152,7 @@ public final class PostgresConnection: SQLConnection {
 
     /// Sends the queued after-commit statements (in a pipeline, after its `COMMIT`).
     private func sendAfterCommit() -> Bool {
-        afterCommit.allSatisfy { statement in
-            let lengths = statement.parameters.map(\.length)
-            let formats = statement.parameters.map(\.format)
-            return withParameterPointers(statement.parameters) { pointers in
-                PQsendQueryPrepared(handle, statement.name, Int32(statement.parameters.count), pointers, lengths, formats, 1)
-            } == 1
-        }
+        afterCommit.allSatisfy { sendPrepared($0.name, $0.parameters) }
     }
 
     /// `COMMIT` and the queued after-commit statements in one round trip. Their failures are not
@@ -180,12 +170,7 @@ public final class PostgresConnection: SQLConnection {
         let queued = afterCommit
         afterCommit = []
         for statement in queued {
-            let lengths = statement.parameters.map(\.length)
-            let formats = statement.parameters.map(\.format)
-            let result = withParameterPointers(statement.parameters) { pointers in
-                PQexecPrepared(handle, statement.name, Int32(statement.parameters.count), pointers, lengths, formats, 1)
-            }
-            Self.countRoundTrip()
+            let result = execPrepared(statement.name, statement.parameters)
             defer { PQclear(result) }
             try check(result, sql: "a statement after COMMIT")
         }
@@ -273,13 +258,8 @@ public final class PostgresConnection: SQLConnection {
     private func perform(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer {
         let name = try statementName(sql, values)
         let parameters = values.map(Parameter.init)
-        let lengths = parameters.map(\.length)
-        let formats = parameters.map(\.format)
-        if beginPending { return try performBeginning(name, sql, parameters, lengths, formats) }
-        let result = withParameterPointers(parameters) { pointers in
-            PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 1)
-        }
-        Self.countRoundTrip()
+        if beginPending { return try performBeginning(name, sql, parameters) }
+        let result = execPrepared(name, parameters)
         do {
             try check(result, sql: sql)
         } catch {
@@ -292,16 +272,12 @@ public final class PostgresConnection: SQLConnection {
     /// `BEGIN`, the transaction's id and its first statement in one round trip (libpq's pipeline
     /// mode: three queries, one sync). Nothing commits without a later `COMMIT`, so a connection that
     /// breaks here leaves nothing behind: `TransactionNotBegun`, which the store may run again.
-    private func performBeginning(
-        _ name: String, _ sql: String, _ parameters: [Parameter], _ lengths: [Int32], _ formats: [Int32]
-    ) throws -> OpaquePointer {
+    private func performBeginning(_ name: String, _ sql: String, _ parameters: [Parameter]) throws -> OpaquePointer {
         beginPending = false
         let results = pipeline(queries: 3) {
             PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
                 && PQsendQueryParams(handle, "SELECT txid_current()", 0, nil, nil, nil, nil, 0) == 1
-                && withParameterPointers(parameters) { pointers in
-                    PQsendQueryPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 1)
-                } == 1
+                && sendPrepared(name, parameters)
         }
         defer { for case let result? in results.dropLast() { PQclear(result) } }
         do {
@@ -324,6 +300,26 @@ public final class PostgresConnection: SQLConnection {
             if openTransaction == nil { openTransaction = 0 }  // `BEGIN` may have run without its id
             throw error
         }
+    }
+
+    /// Sends prepared statement `name` with `parameters` (in pipeline mode: its result comes with
+    /// the pipeline's); false if libpq refused it.
+    private func sendPrepared(_ name: String, _ parameters: [Parameter]) -> Bool {
+        withParameterPointers(parameters) { pointers in
+            PQsendQueryPrepared(
+                handle, name, Int32(parameters.count), pointers, parameters.map(\.length), parameters.map(\.format), 1)
+        } == 1
+    }
+
+    /// Runs prepared statement `name` with `parameters`, one round trip; its result, unchecked
+    /// (the caller clears it).
+    private func execPrepared(_ name: String, _ parameters: [Parameter]) -> OpaquePointer? {
+        let result = withParameterPointers(parameters) { pointers in
+            PQexecPrepared(
+                handle, name, Int32(parameters.count), pointers, parameters.map(\.length), parameters.map(\.format), 1)
+        }
+        Self.countRoundTrip()
+        return result
     }
 
     /// Sends `queries` queries with `send` in pipeline mode, then a sync, and reads one result per
