@@ -7,7 +7,9 @@ import Store
 /// nothing. It runs in the event's transaction like the statements it replaces, so the journal
 /// commits with the state. (The notice to other nodes' streams follows the commit: `LiveNotice.send`.)
 enum FoldedEventSQL {
-    /// The journal entry to append with the update, as `JournalSQL.append` would.
+    /// The journal entry to append with the update, as `JournalSQL.append` would (its columns and
+    /// trim rule are `JournalSQL`'s: an entry gains a column in one place, and this statement then
+    /// fails on PostgreSQL until it fills it too, instead of leaving it empty).
     struct Journaled {
         let record: JournalRecord
         let node: String
@@ -39,22 +41,19 @@ enum FoldedEventSQL {
             let record = journal.record
             parts.append(
                 """
-                journaled AS (INSERT INTO session_journal
-                    (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot,
-                     user_id)
+                journaled AS (INSERT INTO session_journal (\(JournalSQL.columns))
                     SELECT ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
                         \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
-                        \(parameter(.text(String(decoding: record.payload.payload.serialized(), as: UTF8.self)))),
+                        \(parameter(.text(JournalSQL.payloadText(record)))),
                         \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3,
                         \(parameter(record.user.map { .integer($0) } ?? .null))::bigint
                     FROM updated)
                 """)
-            if record.version % JournalSQL.trimEvery == 0 && record.version > journal.keep {
+            if let bound = JournalSQL.trimBound(after: record, keep: journal.keep) {
                 parts.append(
                     """
                     trimmed AS (DELETE FROM session_journal
-                        WHERE session_id = ?1 AND version <= \(parameter(.int(record.version - max(1, journal.keep))))
-                        AND EXISTS (SELECT 1 FROM updated))
+                        WHERE session_id = ?1 AND version <= \(parameter(.int(bound))) AND EXISTS (SELECT 1 FROM updated))
                     """)
             }
         }

@@ -106,23 +106,36 @@ enum JournalSQL {
         }
         try connection.run(
             """
-            INSERT INTO session_journal
-                (session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot,
-                 user_id)
+            INSERT INTO session_journal (\(columns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """,
             [
                 .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
-                .text(record.screen), .text(record.screenName), .text(record.event),
-                .text(String(decoding: record.payload.payload.serialized(), as: UTF8.self)),
+                .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
                 .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
                 record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
             ])
-        if !record.replay && record.version % trimEvery == 0 && record.version > keep {
+        if let bound = trimBound(after: record, keep: keep) {
             try connection.run(
-                "DELETE FROM session_journal WHERE session_id = ?1 AND version <= ?2",
-                [.text(record.session), .int(record.version - max(1, keep))])
+                "DELETE FROM session_journal WHERE session_id = ?1 AND version <= ?2", [.text(record.session), .int(bound)])
         }
+    }
+
+    /// The columns an entry fills, in the order `append` binds them; PostgreSQL's folded event
+    /// write (`FoldedEventSQL`) fills the same ones.
+    static let columns =
+        "session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot, user_id"
+
+    /// After appending `record`, the session's entries at or below this version go (every
+    /// `trimEvery` versions, keeping the newest `keep`); nil when none go now.
+    static func trimBound(after record: JournalRecord, keep: Int) -> Int? {
+        guard !record.replay && record.version % trimEvery == 0 && record.version > keep else { return nil }
+        return record.version - max(1, keep)
+    }
+
+    /// The journaled payload, as stored: JSON text.
+    static func payloadText(_ record: JournalRecord) -> String {
+        String(decoding: record.payload.payload.serialized(), as: UTF8.self)
     }
 
     /// The names of the members left out of a payload, as stored: a JSON array (a name may hold any character).
