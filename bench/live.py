@@ -1,71 +1,40 @@
 """Live streams in `make bench` (`--only live`): commit → other-device latency with many streams
 open (on SQLite, and on PostgreSQL with the streams on one node and the events sent to another),
 memory per idle stream, idle streams one node holds, and navigation events/s with streams open ÷ without. Numbers are printed, never asserted. Imported by run.py (which passes its helpers)."""
-import os, selectors, socket, statistics, threading, time
+import os, subprocess, tempfile, threading, time
 
 
 class Streams:
-    """Many SSE streams read by one thread with a selector; records when each version arrived."""
+    """Streams read by `bench/streams.c`, one epoll thread in C: the other devices must not take
+    the shared cores from the server (a Python reader took a good part of one). `sessions` are
+    (id, token) pairs, each watched by `per_session` streams. With `live`, arrivals are reported as
+    they come (for the latency run); otherwise only when the reader is closed."""
 
-    def __init__(self, port):
-        self.port = port
-        self.selector = selectors.DefaultSelector()
+    def __init__(self, helpers, port, sessions, per_session, live=False):
+        self.ids = [session for session, _ in sessions]
+        listing = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
+        listing.write("".join(f"{session} {token}\n" for session, token in sessions))
+        listing.close()
+        self.process = subprocess.Popen(
+            [os.path.join(helpers["BUILD"], "streams"), str(port), listing.name, str(per_session),
+             *(["live"] if live else [])], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.opened = int(self.process.stdout.readline().split()[1])
+        os.unlink(listing.name)
         self.arrivals = {}          # (session, version) → [monotonic arrival times]
         self.lock = threading.Lock()
-        self.sockets = []
-        self.stopped = False
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread = threading.Thread(target=self.collect, daemon=True)
         self.thread.start()
 
-    def open(self, session, token):
-        """Opens one stream; returns False when the server refused it (a cap, or no connection)."""
-        try:
-            s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-            s.sendall((f"GET /v1/sessions/{session}/stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n"
-                       f"Authorization: Bearer {token}\r\n\r\n").encode())
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = s.recv(4096)
-                if not chunk: return False
-                head += chunk
-        except OSError:
-            return False
-        if not head.startswith(b"HTTP/1.1 200"):
-            s.close()
-            return False
-        s.setblocking(False)
-        self.sockets.append(s)
-        self.selector.register(s, selectors.EVENT_READ, [session, head.split(b"\r\n\r\n", 1)[1]])
-        return True
-
-    def run(self):
-        while not self.stopped:
-            for key, _ in self.selector.select(timeout=0.1) if self.sockets else []:
-                try:
-                    data = key.fileobj.recv(65536)
-                except (BlockingIOError, InterruptedError):
-                    continue
-                except OSError:
-                    data = b""
-                now = time.monotonic()
-                if not data:
-                    self.selector.unregister(key.fileobj)
-                    continue
-                session, buffered = key.data
-                buffered += data
-                # Chunk sizes interleave with the frames; the `id:` lines are all we need.
-                *complete, key.data[1] = buffered.split(b"\n\n")
-                for frame in complete:
-                    for line in frame.split(b"\n"):
-                        if line.startswith(b"id: "):
-                            with self.lock:
-                                self.arrivals.setdefault((session, int(line[4:])), []).append(now)
-            if not self.sockets: time.sleep(0.05)
+    def collect(self):
+        for line in self.process.stdout:
+            index, version, at = line.split()
+            with self.lock:
+                self.arrivals.setdefault((self.ids[int(index)], int(version)), []).append(float(at))
 
     def close(self):
-        self.stopped = True
+        self.process.stdin.close()
         self.thread.join()
-        for s in self.sockets: s.close()
+        self.process.wait()
 
 
 def percentile(values, p):
@@ -80,8 +49,9 @@ def latency(helpers, server, streams_total, per_session, events, streams_server=
     there and the events sent to `server`: each frame crosses LISTEN/NOTIFY and a read."""
     Client = helpers["Client"]
     sessions = [Client(server.base) for _ in range(max(1, streams_total // per_session))]
-    streams = Streams((streams_server or server).port)
-    opened = sum(streams.open(c.state["id"], c.token) for c in sessions for _ in range(per_session))
+    streams = Streams(helpers, (streams_server or server).port, [(c.state["id"], c.token) for c in sessions],
+                      per_session, live=True)
+    opened = streams.opened
     sent = {}
     for n in range(events):
         client = sessions[n % len(sessions)]
@@ -106,13 +76,10 @@ def idle_memory(helpers, server, count):
     """RSS growth per idle stream, and how many idle streams the node took (of `count` tried)."""
     Client = helpers["Client"]
     sessions = [Client(server.base) for _ in range(max(1, count // 8))]
-    streams = Streams(server.port)
     time.sleep(0.5)
     before = server.rss_kib()
-    opened = 0
-    for client in sessions:
-        for _ in range(8):
-            opened += streams.open(client.state["id"], client.token)
+    streams = Streams(helpers, server.port, [(c.state["id"], c.token) for c in sessions], 8)
+    opened = streams.opened
     time.sleep(1)
     after = server.rss_kib()
     streams.close()
@@ -120,25 +87,33 @@ def idle_memory(helpers, server, count):
 
 
 def throughput(helpers, server, work, options, streams_count):
-    """Navigation events/s (closed loop) without streams, then with `streams_count` streams open
-    on the very sessions the load drives (so every event is also sent to a stream)."""
+    """Navigation events/s (closed loop) without streams; with `streams_count` streams open on
+    other sessions, which the load does not drive (what holding streams costs: heartbeats, the
+    poller, memory); and with them open on the very sessions the load drives, so that every event
+    is also pushed to another device (what pushing costs, here including the receiving device's
+    kernel work, which loopback charges to the sender)."""
     path = os.path.join(work, "sessions-live.txt")
     post_id, user_id = helpers["prepare_sessions"](server.base, options.sessions, path)
     lines = [line.split() for line in open(path).read().splitlines()]
     loadgen = helpers["loadgen"]
     run = lambda: loadgen("navigate", server.port, options.connections, options.seconds, 1, path, post_id, user_id,
                           server_pid=server.process.pid)
+    watchers = [helpers["Client"](server.base) for _ in range(max(1, streams_count // 10))]
     without = run()
-    streams = Streams(server.port)
-    per_session = max(1, streams_count // len(lines))
-    opened = sum(streams.open(session, token) for session, token, *_ in lines for _ in range(per_session))
-    with_streams = run()
+    streams = Streams(helpers, server.port, [(c.state["id"], c.token) for c in watchers], 10)
+    held, with_held = streams.opened, run()
+    streams.close()
+    streams = Streams(helpers, server.port, [(session, token) for session, token, *_ in lines],
+                      max(1, streams_count // len(lines)))
+    pushed, with_pushed = streams.opened, run()
     streams.close()
     cpu = lambda run: run["cpu_user_us"] + run["cpu_sys_us"]
-    return {"without_rps": without["rps"], "with_rps": with_streams["rps"], "streams": opened,
-            "ratio": with_streams["rps"] / max(1, without["rps"]),
+    return {"without_rps": without["rps"], "held_rps": with_held["rps"], "held": held,
+            "with_rps": with_pushed["rps"], "streams": pushed,
+            "held_ratio": with_held["rps"] / max(1, without["rps"]),
+            "ratio": with_pushed["rps"] / max(1, without["rps"]),
             # The server's CPU per event: what the streams cost it, whatever else shares the cores.
-            "without_cpu_us": cpu(without), "with_cpu_us": cpu(with_streams)}
+            "without_cpu_us": cpu(without), "held_cpu_us": cpu(with_held), "with_cpu_us": cpu(with_pushed)}
 
 
 def two_nodes(helpers, work, options, caps):
@@ -178,10 +153,11 @@ def show(r, options):
     print(f"  commit → other device: p50 {l['p50_ms']:.2f} ms, p99 {l['p99_ms']:.2f} ms "
           f"({l['streams']} streams open, {l['events']} events, {l['missing']} frames missing)")
     print(f"  idle streams: {i['opened']} of {i['tried']} opened, {i['kib_per_stream']:.1f} KiB RSS each")
-    print(f"  navigation events/s: {t['without_rps']:.0f} without streams, {t['with_rps']:.0f} with {t['streams']} open "
-          f"(ratio {t['ratio']:.2f})")
-    print(f"  server CPU per event: {t['without_cpu_us']:.0f} µs without streams, {t['with_cpu_us']:.0f} µs with "
-          f"(ratio without ÷ with {t['without_cpu_us'] / max(1e-9, t['with_cpu_us']):.2f})")
+    print(f"  navigation events/s: {t['without_rps']:.0f} without streams; {t['held_rps']:.0f} with {t['held']} open on "
+          f"other sessions (ratio {t['held_ratio']:.2f}); {t['with_rps']:.0f} with {t['streams']} open on the driven "
+          f"sessions, every event pushed (ratio {t['ratio']:.2f})")
+    print(f"  server CPU per event: {t['without_cpu_us']:.0f} µs without streams, {t['held_cpu_us']:.0f} µs with them "
+          f"held, {t['with_cpu_us']:.0f} µs with every event pushed")
     p = r.get("two_nodes")
     if p:
         print(f"live streams (PostgreSQL, two nodes: events to node A, streams on node B):")

@@ -51,7 +51,7 @@ def parse():
 def compile_tools():
     os.makedirs(BUILD, exist_ok=True)
     flags = lambda libs: subprocess.check_output(["pkg-config", "--cflags", "--libs", *libs], text=True).split()
-    for name, libs in (("baseline", ["libmicrohttpd"]), ("loadgen", []), ("seed", ["sqlite3", "libsodium"])):
+    for name, libs in (("baseline", ["libmicrohttpd"]), ("loadgen", []), ("streams", []), ("seed", ["sqlite3", "libsodium"])):
         subprocess.check_call(["gcc", "-O2", "-o", os.path.join(BUILD, name), os.path.join(ROOT, "bench", name + ".c"),
                                "-lpthread", *(flags(libs) if libs else [])])
 

@@ -134,13 +134,21 @@ public final class EventStream: Sendable {
     public static func frame(id: Int?, event: String? = nil, data: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(data.count + 32)
-        if let id { frame += Array("id: \(id)\n".utf8) }
-        if let event { frame += Array("event: \(event)\n".utf8) }
-        // One `data:` line per line of the payload (JSON as served has none, but text might).
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            frame += Array("data: ".utf8) + line + [UInt8(ascii: "\n")]
+        let newline = UInt8(ascii: "\n")
+        if let id { frame.append(contentsOf: "id: \(id)\n".utf8) }
+        if let event { frame.append(contentsOf: "event: \(event)\n".utf8) }
+        // One `data:` line per line of the payload (JSON as served has none, but text might),
+        // appended in place: a State is kilobytes, and every commit with a stream frames one.
+        var start = data.startIndex
+        while true {
+            let end = data[start...].firstIndex(of: newline) ?? data.endIndex
+            frame.append(contentsOf: "data: ".utf8)
+            frame.append(contentsOf: data[start..<end])
+            frame.append(newline)
+            guard end < data.endIndex else { break }
+            start = end + 1
         }
-        frame.append(UInt8(ascii: "\n"))
+        frame.append(newline)
         return frame
     }
 
