@@ -1,8 +1,9 @@
 import Store
 
-/// On PostgreSQL, an event's own writes in one statement, one round trip instead of two: the
-/// compare-and-set `UPDATE` of the session row and its journal entry (and, every
-/// `JournalSQL.trimEvery` versions, the trim of the session's older entries). A data-modifying
+/// On PostgreSQL, an event's own writes in one statement, one round trip instead of two to four:
+/// the compare-and-set `UPDATE` of the session row, its journal entry (and, every
+/// `JournalSQL.trimEvery` versions, the trim of the session's older entries), and for a request
+/// with an `Idempotency-Key` its answer (and the trim of the session's older answers). A data-modifying
 /// `WITH`: the entry is made from the row the `UPDATE` returned, so a version that moved on writes
 /// nothing. It runs in the event's transaction like the statements it replaces, so the journal
 /// commits with the state. (The notice to other nodes' streams follows the commit: `LiveNotice.send`.)
@@ -16,13 +17,20 @@ enum FoldedEventSQL {
         let keep: Int
     }
 
+    /// The answer to keep for replay, as `StoredAnswer.store` would: its column values
+    /// (`StoredAnswer.values`) and how many of the session's answers to keep.
+    struct Answered {
+        let values: [SQLValue]
+        let keep: Int
+    }
+
     /// Stores a new version if the stored one is still `expectedVersion`, with `journal`'s entry
     /// made only then; false (and nothing written) otherwise.
     /// Columns are assigned as in `SessionSQL.update`. With `commit`, it is the last statement of
     /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip).
     static func update(
         _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
-        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, commit: Bool
+        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, answer: Answered? = nil, commit: Bool
     ) throws -> Bool {
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
         // The next parameter, bound to `value` (numbered in order: PostgreSQL infers each one's type).
@@ -56,6 +64,19 @@ enum FoldedEventSQL {
                         WHERE session_id = ?1 AND version <= \(parameter(.int(bound))) AND EXISTS (SELECT 1 FROM updated))
                     """)
             }
+        }
+        if let answer {
+            let bound = answer.values.map { parameter($0) }.joined(separator: ", ")
+            parts.append(
+                "answered AS (INSERT INTO idempotency_keys (\(StoredAnswer.columns)) SELECT \(bound) FROM updated)")
+            // The statement's parts all see the table as it was before it, without the new answer
+            // (whose version is above all others): keeping `keep - 1` of those makes `keep`.
+            parts.append(
+                """
+                answers_trimmed AS (DELETE FROM idempotency_keys WHERE session_id = ?1 AND EXISTS (SELECT 1 FROM updated)
+                    AND session_version <= (SELECT session_version FROM idempotency_keys WHERE session_id = ?1
+                        ORDER BY session_version DESC LIMIT 1 OFFSET \(parameter(.int(max(1, answer.keep) - 1)))))
+                """)
         }
         // With `commit`, a version that moved on divides by zero: the transaction aborts, and the
         // `COMMIT` sent with it does nothing.

@@ -87,14 +87,17 @@ extension SessionService {
         }
         do {
             return try await withSession(id: request.sessionID, token: token, forEvent: true) { session in
-                if let replay = try await storedAnswer(request, key: key, token: token, rotatedOnly: false) {
-                    return (replay, true)
-                }
+                // The key is claimed before its stored answer is looked for: a request with this key
+                // that finished stored its answer before it let go of the key, so one read finds it.
+                // A claim that fails means another request holds the key: still running, or
+                // replaying a finished one's answer (then this replays it too).
                 guard idempotency.begin(session: request.sessionID, key: key) else {
+                    if let replay = try await storedAnswer(request, key: key, token: token, rotatedOnly: false) {
+                        return (replay, true)
+                    }
                     throw SessionError.idempotencyKeyInFlight
                 }
                 defer { idempotency.end(session: request.sessionID, key: key) }
-                // The first request may have finished between the check and `begin`.
                 if let replay = try await storedAnswer(request, key: key, token: token, rotatedOnly: false) {
                     return (replay, true)
                 }
@@ -289,9 +292,11 @@ extension SessionService {
                             record: journalRecord(
                                 request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now),
                             node: settings.node, keep: settings.maxVersionsPerSession) : nil,
+                    answer: answerToKeep(ran, of: request, now: now).map {
+                        FoldedEventSQL.Answered(values: $0, keep: configuration.maxIdempotencyKeysPerSession)
+                    },
                     // The write's last statement (nothing follows it below): it commits the write.
-                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
-                        && ran.answer == nil)
+                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty)
             else { throw ResidentCopyOutdated() }
         } else {
             guard
@@ -305,11 +310,21 @@ extension SessionService {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
-        if let answer = ran.answer, let key = request.idempotencyKey, let token = request.token {
+        if connection.dialect != .postgresql, let answer = ran.answer, let key = request.idempotencyKey,
+            let token = request.token
+        {
             try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
                 rotates: ran.outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
         }
+    }
+
+    /// The column values of the answer to keep for replay, when the request has an `Idempotency-Key`.
+    private func answerToKeep(_ ran: FlowRun, of request: EventRequest, now: Int64) -> [SQLValue]? {
+        guard let answer = ran.answer, let key = request.idempotencyKey, let token = request.token else { return nil }
+        return answer.values(
+            session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
+            rotates: ran.outcome.credentialsRotated, now: now)
     }
 
     /// The answer to an event: the new State, with the new token when it rotated and the device

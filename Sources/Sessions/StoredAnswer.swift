@@ -14,25 +14,32 @@ package struct StoredAnswer: Sendable {
         SecretBox.key(from: token, purpose: "idempotent-answer")
     }
 
+    /// The columns of a stored answer, in the order of `values(...)`.
+    static let columns = "session_id, key, request_hash, token_hash, sealed_answer, created_at, rotates, session_version"
+
+    /// The values of `columns` for this answer, sealed for `token`.
+    func values(session: String, key: String, requestHash: [UInt8], token: String, rotates: Bool, now: Int64)
+        -> [SQLValue]
+    {
+        var plaintext = withUnsafeBytes(of: Int64(version).bigEndian, Array.init)
+        plaintext += body
+        return [
+            .text(session), .text(key), .blob(requestHash), .blob(Tokens.sha256(token)),
+            .blob(SecretBox.seal(plaintext, key: Self.sealingKey(token: token))), .integer(now), .int(rotates ? 1 : 0),
+            .int(version),
+        ]
+    }
+
     /// Stores the answer, and keeps only the session's `keep` newest answers (by version), so a
-    /// client cannot grow the table without bound by sending ever new keys.
+    /// client cannot grow the table without bound by sending ever new keys. (On PostgreSQL an
+    /// event's answer is stored by its folded write instead: `FoldedEventSQL.Answered`.)
     func store(
         _ connection: any SQLConnection, session: String, key: String, requestHash: [UInt8], token: String, rotates: Bool,
         now: Int64, keep: Int
     ) throws {
-        var plaintext = withUnsafeBytes(of: Int64(version).bigEndian, Array.init)
-        plaintext += body
         try connection.run(
-            """
-            INSERT INTO idempotency_keys
-                (session_id, key, request_hash, token_hash, sealed_answer, created_at, rotates, session_version)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """,
-            [
-                .text(session), .text(key), .blob(requestHash), .blob(Tokens.sha256(token)),
-                .blob(SecretBox.seal(plaintext, key: Self.sealingKey(token: token))), .integer(now), .int(rotates ? 1 : 0),
-                .int(version),
-            ])
+            "INSERT INTO idempotency_keys (\(Self.columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            values(session: session, key: key, requestHash: requestHash, token: token, rotates: rotates, now: now))
         try connection.run(
             """
             DELETE FROM idempotency_keys WHERE session_id = ?1 AND session_version <= (

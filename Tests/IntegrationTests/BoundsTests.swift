@@ -60,9 +60,10 @@ import Testing
         #expect(try await server.metric("coordinatord_password_jobs_refused_total") == 1)
     }
 
-    /// Only the newest answers per session are kept for replay, however many keys a client sends.
-    @Test func storedAnswersPerSessionAreCapped() async throws {
-        let server = try await ServerProcess.start(arguments: ["--max-idempotency-keys", "3"])
+    /// Only the newest answers per session are kept for replay, however many keys a client sends
+    /// (on PostgreSQL the event's folded write keeps them, on SQLite their own statements).
+    @Test(arguments: Backend.allCases) func storedAnswersPerSessionAreCapped(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--max-idempotency-keys", "3"])
         var client = try await SessionClient.create(port: server.port)
         var lastScreen = ""
         for index in 0..<10 {
@@ -70,7 +71,7 @@ import Testing
             try Journey.expect200(
                 try await client.send(ConcurrencyTests.nextEvent(for: client), headers: ["Idempotency-Key": "key-\(index)"]))
         }
-        let keys = try SQLiteConnection(path: server.databasePath).query(
+        let keys = try StoredData.open(server.databasePath).query(
             "SELECT key FROM idempotency_keys WHERE session_id = ?1 ORDER BY key", [.text(client.id)]) { $0.string(0) }
         #expect(keys == ["key-7", "key-8", "key-9"])
         // The newest still replays.
