@@ -55,7 +55,7 @@ package final class SQLiteDatabase: Store {
     ) async throws -> ReadOnlyAttempt<U>? {
         let writer = self.writer
         return try await withCheckedThrowingContinuation { continuation in
-            readers.submitPreferringCaller { connection in
+            readers.submit { connection in
                 let attempt: ReadOnlyAttempt<T>?
                 do {
                     attempt = try ReaderPool.attempt(work, on: connection)
@@ -92,14 +92,6 @@ package final class SQLiteDatabase: Store {
                 name: "coordinatord_wal_checkpoints_total", type: "counter",
                 help: "Checkpoints that copied the SQLite log back into the database file, off the writer.",
                 value: Double(checkpointer.current.checkpoints)),
-            StoreMetric(
-                name: "coordinatord_reads_on_caller_thread_total", type: "counter",
-                help: "Reads (an event's flow among them) run at once on the thread that asked, a reader being idle.",
-                value: Double(readers.statistics.onCallerThread)),
-            StoreMetric(
-                name: "coordinatord_reads_queued_total", type: "counter",
-                help: "Reads handed to a reader's own thread (no reader idle, or enough threads reading already).",
-                value: Double(readers.statistics.queued)),
             StoreMetric(
                 name: "coordinatord_database_bytes", type: "gauge", help: "Bytes of the SQLite database file and its WAL.",
                 value: Double(bytes)),
