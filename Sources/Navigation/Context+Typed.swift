@@ -3,7 +3,7 @@ extension Context {
     /// Pushes a `screen` showing `props` onto this coordinator's stack.
     @discardableResult
     public mutating func push<S: ScreenType>(_ screen: S.Type, _ props: S.Props) throws -> ScreenID {
-        try push(S.definition, S.json(props), link: links.canonicalLink(name: S.name, props: props))
+        try push(S.definition, propsJSON: S.json(props), link: links.canonicalLink(name: S.name, props: props))
     }
 
     /// Pushes a screen that has no props.
@@ -17,7 +17,7 @@ extension Context {
     public mutating func present<S: ScreenType>(_ screen: S.Type, _ props: S.Props, as presentation: Presentation = .modal)
         throws -> ScreenID
     {
-        present(S.definition, try S.json(props), as: presentation, link: links.canonicalLink(name: S.name, props: props))
+        present(S.definition, propsJSON: try S.json(props), as: presentation, link: links.canonicalLink(name: S.name, props: props))
     }
 
     /// Presents a screen that has no props.
@@ -30,7 +30,7 @@ extension Context {
     /// Replaces every layer with a root stack holding one `screen`.
     @discardableResult
     public mutating func setRoot<S: ScreenType>(_ screen: S.Type, _ props: S.Props) throws -> ScreenID {
-        setRoot(S.definition, try S.json(props), link: links.canonicalLink(name: S.name, props: props))
+        setRoot(S.definition, propsJSON: try S.json(props), link: links.canonicalLink(name: S.name, props: props))
     }
 
     /// Replaces every layer with a root stack holding one screen that has no props.
@@ -49,8 +49,7 @@ extension Context {
     public mutating func update<S: ScreenType>(_ id: ScreenID, as screen: S.Type, _ change: (inout S.Props) -> Void) throws {
         guard var props = props(of: id, as: screen) else { throw NavigationError("no \(S.name) screen \(id)") }
         change(&props)
-        let members = try S.json(props)
-        try updateProps(id) { $0 = members }
+        try updateProps(id, propsJSON: try S.json(props))
     }
 }
 

@@ -97,7 +97,12 @@ public struct Context {
     package mutating func push(
         _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], link: CanonicalLink = .unknown
     ) throws -> ScreenID {
-        let screen = makeScreen(definition, props, link: link)
+        try push(definition, propsJSON: JSONValue.object(props).serialized(), link: link)
+    }
+
+    /// Pushes a screen showing props already serialized (canonically).
+    mutating func push(_ definition: ScreenDefinition, propsJSON: [UInt8], link: CanonicalLink) throws -> ScreenID {
+        let screen = makeScreen(definition, propsJSON, link: link)
         try checkMisuse()
         if let stack = currentStack() {
             try tree.withStack(stack) { $0.append(screen) }
@@ -133,9 +138,18 @@ public struct Context {
 
     /// Changes the props of screen `id` (an `error` message, new field values).
     package mutating func updateProps(_ id: ScreenID, _ change: (inout [String: JSONValue]) -> Void) throws {
+        try updateScreen(id) { change(&$0.props) }
+    }
+
+    /// Replaces the props of screen `id` with props already serialized (canonically).
+    mutating func updateProps(_ id: ScreenID, propsJSON: [UInt8]) throws {
+        try updateScreen(id) { $0.setPropsJSON(propsJSON) }
+    }
+
+    private mutating func updateScreen(_ id: ScreenID, _ change: (inout Screen) -> Void) throws {
         guard let stack = stackHolding(id) else { throw NavigationError("no screen \(id)") }
         try tree.withStack(stack) { screens in
-            if let index = screens.firstIndex(where: { $0.id == id }) { change(&screens[index].props) }
+            if let index = screens.firstIndex(where: { $0.id == id }) { change(&screens[index]) }
         }
     }
 
@@ -147,7 +161,14 @@ public struct Context {
         _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], as presentation: Presentation = .modal,
         link: CanonicalLink = .unknown
     ) -> ScreenID {
-        let screen = makeScreen(definition, props, link: link)
+        present(definition, propsJSON: JSONValue.object(props).serialized(), as: presentation, link: link)
+    }
+
+    /// Presents a screen showing props already serialized (canonically).
+    mutating func present(
+        _ definition: ScreenDefinition, propsJSON: [UInt8], as presentation: Presentation, link: CanonicalLink
+    ) -> ScreenID {
+        let screen = makeScreen(definition, propsJSON, link: link)
         tree.layers.append(
             Layer(id: tree.makeLayerID(), presentation: presentation == .root ? .modal : presentation,
                 owner: coordinatorID, screens: [screen]))
@@ -167,7 +188,12 @@ public struct Context {
     package mutating func setRoot(
         _ definition: ScreenDefinition, _ props: [String: JSONValue] = [:], link: CanonicalLink = .unknown
     ) -> ScreenID {
-        let screen = makeScreen(definition, props, link: link)
+        setRoot(definition, propsJSON: JSONValue.object(props).serialized(), link: link)
+    }
+
+    /// Replaces every layer with a root stack holding one screen showing props already serialized.
+    mutating func setRoot(_ definition: ScreenDefinition, propsJSON: [UInt8], link: CanonicalLink) -> ScreenID {
+        let screen = makeScreen(definition, propsJSON, link: link)
         tree.layers = [Layer(id: tree.makeLayerID(), presentation: .root, owner: coordinatorID, screens: [screen])]
         return screen.id
     }
@@ -259,12 +285,12 @@ public struct Context {
         if let misuse { throw misuse }
     }
 
-    private mutating func makeScreen(_ definition: ScreenDefinition, _ props: [String: JSONValue], link: CanonicalLink)
+    private mutating func makeScreen(_ definition: ScreenDefinition, _ propsJSON: [UInt8], link: CanonicalLink)
         -> Screen
     {
         if misuse == nil { misuse = NavigationApp.unregistered(definition, in: screens) }
         tree.markShown(coordinatorID)
-        return Screen(id: tree.makeScreenID(), name: definition.name, props: props, owner: coordinatorID, link: link)
+        return Screen(id: tree.makeScreenID(), name: definition.name, propsJSON: propsJSON, owner: coordinatorID, link: link)
     }
 
     /// Where this coordinator's next screen goes: the stack of its topmost screen, else its home,

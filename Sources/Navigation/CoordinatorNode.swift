@@ -29,7 +29,7 @@ struct CoordinatorNode: Sendable {
     /// it (a `500` for that request), never the process.
     static func encode(_ coordinator: any Coordinator) throws -> [UInt8] {
         do {
-            let bytes = try JSONValue.encode(coordinator).serialized()
+            let bytes = try JSONValue.serialize(coordinator)
             // Kept for the coordinator's life in every resident session: no spare capacity.
             return bytes.withUnsafeBufferPointer { [UInt8]($0) }
         } catch {

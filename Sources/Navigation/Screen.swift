@@ -23,11 +23,22 @@ public struct Screen: Sendable, Hashable, Codable {
     }
 
     init(id: ScreenID, name: String, props: [String: JSONValue], owner: CoordinatorID, link: CanonicalLink = .unknown) {
+        self.init(id: id, name: name, propsJSON: JSONValue.object(props).serialized(), owner: owner, link: link)
+    }
+
+    /// A screen whose props are already serialized canonically (sorted keys, compact).
+    init(id: ScreenID, name: String, propsJSON: [UInt8], owner: CoordinatorID, link: CanonicalLink = .unknown) {
         self.id = id
         self.name = name
         self.owner = owner
-        self.propsJSON = JSONValue.object(props).serialized()
+        self.propsJSON = propsJSON
         self.link = link
+    }
+
+    /// Replaces the props with props already serialized canonically.
+    mutating func setPropsJSON(_ bytes: [UInt8]) {
+        propsJSON = bytes
+        link = .unknown
     }
 
     enum CodingKeys: String, CodingKey {

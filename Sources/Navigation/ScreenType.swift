@@ -158,10 +158,8 @@ extension ScreenType {
         }
     }
 
-    /// `props` as the screen carries them: every field present, `null` for a missing optional.
-    static func json(_ props: Props) throws -> [String: JSONValue] {
-        var members = try JSONValue.encode(props).objectValue ?? [:]
-        for field in Schema.fields(of: Props.self) where members[field.name] == nil { members[field.name] = .null }
-        return members
+    /// `props` serialized as the screen carries them: every field present, `null` for a missing optional.
+    static func json(_ props: Props) throws -> [UInt8] {
+        try JSONValueEncoder().serialize(props, nullFields: Schema.fields(of: Props.self).lazy.map(\.name))
     }
 }

@@ -98,10 +98,54 @@ import Testing
         #expect(decoded.derivedValue == "e" && decoded.baseValue == 5)
     }
 
+    /// Writes `first` then `second` under the same key, and a nested container filled after a
+    /// later member: the last value set wins, as in a dictionary.
+    struct Overwriting: Encodable {
+        enum Key: String, CodingKey { case b, a, nested, C }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("first", forKey: .a)
+            var nested = container.nestedContainer(keyedBy: Key.self, forKey: .nested)
+            var list = container.nestedUnkeyedContainer(forKey: .C)
+            try container.encode(["z": 1, "y": 2], forKey: .b)
+            try container.encode("second", forKey: .a)
+            try nested.encode(2.5, forKey: .b)
+            try list.encode(UInt64(7))
+            try list.encodeNil()
+            _ = container.superEncoder()  // encodes nothing: an empty object
+        }
+    }
+
+    /// Props that are a single value rather than an object.
+    struct Scalar: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode("just text")
+        }
+    }
+
+    @Test func serializesStraightToTheCanonicalBytes() throws {
+        func agree(_ value: some Encodable) throws {
+            let bytes = try JSONValue.serialize(value)
+            #expect(bytes == (try JSONValue.encode(value)).serialized())
+            #expect(bytes == (try foundation(value)).serialized())
+        }
+        try agree(Everything())
+        try agree(Derived())
+        try agree([Everything(), Everything()])
+        try agree(Scalar())
+        try agree(["é": 1, "e\u{301}x": 2, "Z": 3, "a": 4])  // sorted as Swift orders strings
+        try agree(Overwriting())
+        #expect(
+            String(decoding: try JSONValue.serialize(Overwriting()), as: UTF8.self)
+                == #"{"C":[7,null],"a":"second","b":{"y":2,"z":1},"nested":{"b":2.5},"super":{}}"#)
+    }
+
     @Test func refusesWhatJSONCannotHold() {
         #expect(throws: EncodingError.self) { try JSONValue.encode(["x": Double.nan]) }
         #expect(throws: EncodingError.self) { try JSONValue.encode([Double.infinity]) }
         #expect(throws: EncodingError.self) { try JSONValue.encode(Float.infinity) }
+        #expect(throws: EncodingError.self) { try JSONValue.serialize(["x": [Double.nan]]) }
     }
 
     @Test func refusesWhatDoesNotMatchTheType() {
