@@ -106,8 +106,22 @@ public struct Router: HTTPResponder {
         await resolve(method: request.method, path: request.path).respond(to: request)
     }
 
+    /// The non-empty segments between slashes. Split on UTF-8 bytes, not characters: a slash is
+    /// one byte in UTF-8, and splitting by `Character` cost as much as the rest of routing.
     private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        var parts: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                if start != index { parts.append(path[start..<index]) }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        if start != index { parts.append(path[start..<index]) }
+        return parts
     }
 
     private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {

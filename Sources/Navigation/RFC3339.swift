@@ -21,11 +21,28 @@ enum RFC3339 {
         let time = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         guard (0...9999).contains(year) else { return nil }
-        var text = digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2) + "T"
-        text += digits(time / 3600, 2) + ":" + digits(time / 60 % 60, 2) + ":" + digits(time % 60, 2)
         let fraction = interval - whole  // exact once |interval| ≥ 1
-        if fraction > 0 { text += "." + fractionDigits(fraction, whole: whole, interval: interval) }
-        return text + "Z"
+        // Written into one buffer: props carry dates on every event, and joining a dozen small
+        // strings cost a few per cent of one.
+        let text = String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ value: Int, at offset: Int, digits count: Int, then separator: Unicode.Scalar) {
+                var rest = value
+                for position in (offset..<offset + count).reversed() {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                buffer[offset + count] = UInt8(ascii: separator)
+            }
+            put(year, at: 0, digits: 4, then: "-")
+            put(month, at: 5, digits: 2, then: "-")
+            put(day, at: 8, digits: 2, then: "T")
+            put(time / 3600, at: 11, digits: 2, then: ":")
+            put(time / 60 % 60, at: 14, digits: 2, then: ":")
+            put(time % 60, at: 17, digits: 2, then: "Z")
+            return fraction > 0 ? 19 : 20
+        }
+        guard fraction > 0 else { return text }
+        return text + "." + fractionDigits(fraction, whole: whole, interval: interval) + "Z"
     }
 
     /// The date `text` names, if it is an RFC 3339 date-time (`2026-11-23T13:46:40Z`,

@@ -11,7 +11,8 @@ package struct EventRequest: Sendable {
     /// The version `If-Match` names, if the header was sent; nil inside means "matches nothing".
     let ifMatch: Int??
     let idempotencyKey: String?
-    /// SHA-256 of the request body, to tell a retry from a different request with the same key.
+    /// SHA-256 of the request body, to tell a retry from a different request with the same key
+    /// (empty without a key: nothing compares it).
     let requestHash: [UInt8]
     let clientAddress: String
     /// The `Device-Token` header: a credential a flow gave this device in an earlier answer.

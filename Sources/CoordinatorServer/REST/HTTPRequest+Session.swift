@@ -13,7 +13,10 @@ extension HTTPRequest {
 
     /// The body as a JSON object: `415` if not sent as JSON, `400` if not a JSON object.
     func jsonObject() throws -> JSONValue {
-        let contentType = headers["Content-Type"]?.split(separator: ";").first?.trimmingOptionalWhitespace().lowercased()
+        // The media type before any parameter; cut on bytes (`split` walks characters).
+        let contentType = headers["Content-Type"].map {
+            Substring($0.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingOptionalWhitespace().lowercased()
+        }
         guard contentType == "application/json" || contentType?.hasSuffix("+json") == true else {
             throw Problem(.unsupportedMediaType, detail: "Send the body as application/json.")
         }

@@ -100,7 +100,7 @@ struct SessionRoutes: Sendable {
                     sessionID: request.pathParameters["id"]!, token: request.bearerToken,
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
                     ifMatch: ifMatch,
-                    idempotencyKey: key, requestHash: Tokens.sha256(bytes: request.body),
+                    idempotencyKey: key, requestHash: key == nil ? [] : Tokens.sha256(bytes: request.body),
                     clientAddress: request.clientAddress, deviceToken: request.headers["Device-Token"]))
         } catch {
             let kind = (error as? any ProblemError)?.problem.type ?? .internalError

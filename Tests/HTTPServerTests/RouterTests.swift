@@ -1,0 +1,34 @@
+import HTTPServer
+import Testing
+
+/// How a path is cut into segments and matched, without a server.
+@Suite struct RouterTests {
+    private static let router: Router = {
+        var router = Router()
+        router.get("/v1/items/{id}") { request in .json(["id": request.pathParameters["id"] ?? ""]) }
+        router.post("/v1/items/{id}/events") { _ in .json(["posted": true]) }
+        return router
+    }()
+
+    private func body(_ method: String, _ path: String) async -> String {
+        let response = await Self.router.resolve(method: method, path: path)
+            .respond(to: HTTPRequest(method: method, path: path))
+        return "\(response.status) " + String(decoding: response.body, as: UTF8.self)
+    }
+
+    @Test func emptySegmentsAreSkippedAndParametersKeepEveryByte() async {
+        #expect(await body("GET", "/v1/items/42") == #"200 {"id":"42"}"#)
+        #expect(await body("GET", "//v1///items/42/") == #"200 {"id":"42"}"#)
+        // A parameter holds any text but a slash, combining marks and all.
+        #expect(await body("GET", "/v1/items/e\u{301}x") == "200 {\"id\":\"e\u{301}x\"}")
+        #expect(await body("GET", "/v1/items/\u{301}") == "200 {\"id\":\"\u{301}\"}")
+        #expect(await body("POST", "/v1/items/7/events") == #"200 {"posted":true}"#)
+    }
+
+    @Test func unknownPathsAndMethodsAreRefused() async {
+        #expect(Self.router.resolve(method: "GET", path: "/v1/items").route == nil)
+        #expect(await body("GET", "/v1/items/1/2").hasPrefix("404 "))
+        #expect(await body("DELETE", "/v1/items/1").hasPrefix("405 "))
+        #expect(await body("HEAD", "/v1/items/1").hasPrefix("200 "))
+    }
+}
