@@ -31,7 +31,12 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value() throws -> JSONValue {
@@ -119,9 +124,16 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                output.append(contentsOf: bytes[runStart..<index])
+                let text: String?
+                if output.isEmpty {
+                    // No escape met: the string straight from the input, without a copy in between.
+                    text = String(validating: bytes[runStart..<index], as: UTF8.self)
+                } else {
+                    output.append(contentsOf: bytes[runStart..<index])
+                    text = String(validating: output, as: UTF8.self)
+                }
                 index += 1
-                guard let text = String(validating: output, as: UTF8.self) else { throw failure("invalid UTF-8") }
+                guard let text else { throw failure("invalid UTF-8") }
                 return text
             }
             if byte < 0x20 { throw failure("control character in a string") }

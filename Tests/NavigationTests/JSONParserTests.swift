@@ -21,6 +21,14 @@ import Testing
         #expect(throws: (any Error).self) { try JSONValue.parse(Array(text.utf8)) }
     }
 
+    @Test func readsStringsWithAndWithoutEscapesAndRefusesInvalidUTF8() throws {
+        #expect(try JSONValue.parse(Array(#"["plain","é","a\nb","\u00e9x",""]"#.utf8)) == ["plain", "é", "a\nb", "éx", ""])
+        // Bytes that are not UTF-8, in a string without escapes and in one with.
+        for bytes: [UInt8] in [[34, 0xFF, 34], [34, 0xC3, 34], [34, 92, 110, 0xFF, 34], [34, 0xC3, 92, 110, 34]] {
+            #expect(throws: (any Error).self) { try JSONValue.parse(bytes) }
+        }
+    }
+
     @Test func refusesDeepNesting() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: (any Error).self) { try JSONValue.parse(Array(deep.utf8)) }
