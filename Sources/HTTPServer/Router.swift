@@ -109,19 +109,7 @@ public struct Router: HTTPResponder {
     /// The non-empty segments between slashes. Split on UTF-8 bytes, not characters: a slash is
     /// one byte in UTF-8, and splitting by `Character` cost as much as the rest of routing.
     private static func split(_ path: String) -> [Substring] {
-        var parts: [Substring] = []
-        let bytes = path.utf8
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "/") {
-                if start != index { parts.append(path[start..<index]) }
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
-        }
-        if start != index { parts.append(path[start..<index]) }
-        return parts
+        path.utf8.split(separator: UInt8(ascii: "/")).map(Substring.init)
     }
 
     private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {

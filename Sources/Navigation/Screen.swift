@@ -16,10 +16,7 @@ public struct Screen: Sendable, Hashable, Codable {
     /// What the screen shows. Reading parses `propsJSON`; writing serializes it.
     public var props: [String: JSONValue] {
         get { (try? JSONValue.parse(propsJSON))?.objectValue ?? [:] }
-        set {
-            propsJSON = JSONValue.object(newValue).serialized()
-            link = .unknown
-        }
+        set { setPropsJSON(JSONValue.object(newValue).serialized()) }
     }
 
     init(id: ScreenID, name: String, props: [String: JSONValue], owner: CoordinatorID, link: CanonicalLink = .unknown) {
