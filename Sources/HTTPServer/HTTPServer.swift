@@ -9,14 +9,14 @@ import Glibc
 ///
 /// Threading model: libmicrohttpd runs `threads` worker threads, each with its own epoll loop
 /// over its share of the connections. A worker thread runs the access callback: it gathers the
-/// headers and the body chunks of a request and nothing else. When a request is complete the
-/// worker *suspends* the connection and starts a Swift task for the responder, then returns to
-/// its loop at once. The responder runs on Swift's cooperative pool (or on the configuration's
-/// `handlerExecutor`); when it must wait (a password hash on its own bounded pool, a group
-/// commit) it `await`s, so neither a worker thread nor a pool thread is blocked and unrelated
-/// connections proceed. When the task has its response it stores it in the request's state and
-/// resumes the connection; the worker picks the response up on its next callback for that
-/// connection and queues it.
+/// headers and the body chunks of a request. When a request is complete the worker starts a
+/// Swift task for the responder and runs it at once, on its own thread, until it first waits
+/// (a read, a group commit, a password hash on its own bounded pool); then it *suspends* the
+/// connection and returns to its loop. Whoever ends the wait only queues the task's next job and
+/// resumes the connection, and the worker runs the job in its next callback for that connection
+/// (`ConnectionExecutor`). Neither a worker thread nor any other is blocked while a handler
+/// waits, and no thread is woken only to pass the work on. When the task delivers its response
+/// the worker queues it.
 public final class HTTPServer: Sendable {
     /// The port the server listens on (the one picked when configured with port 0).
     public let port: UInt16

@@ -40,28 +40,34 @@ enum MHDCallbacks {
             return .YES
         }
 
-        if let response = state.takeResponse() {
-            return queue(response, on: connection, core: core)
-        }
         if state.answered { return .YES }
         if state.bodyTooLarge {
             state.answered = true
             return queue(closing(tooLarge(core)), on: connection, core: core)
         }
-        guard !state.dispatched else { return .YES }
-        state.dispatched = true
+        // Resumed: the handler has jobs to run here, or its response.
+        if let executor = state.executor { return drain(executor, on: connection, core: core) }
         core.watch.processing(coordinatord_mhd_connection_fd(connection))
         let request = state.request(trusting: core.limits.trustedProxies)
-        let handle = ConnectionHandle(pointer: connection)
+        let executor = ConnectionExecutor(connection: connection)
+        state.executor = executor
         core.running.add(1, ordering: .relaxed)
-        MHD_suspend_connection(connection)
-        Task(executorPreference: core.limits.handlerExecutor) {
+        // Its first job is queued on `executor`, and runs in the drain below.
+        Task(executorPreference: core.limits.handlerExecutor ?? executor) {
             let response = await core.responder.respond(to: request)
-            state.deliver(response)
-            MHD_resume_connection(handle.pointer)
+            executor.deliver(response)
             core.finishedRunning()
         }
-        return .YES
+        return drain(executor, on: connection, core: core)
+    }
+
+    /// Runs the handler's jobs; queues its response once delivered, or leaves the connection
+    /// suspended while it waits.
+    private static func drain(_ executor: ConnectionExecutor, on connection: OpaquePointer, core: ServerCore)
+        -> MHD_Result
+    {
+        guard let response = executor.drain() else { return .YES }
+        return queue(response, on: connection, core: core)
     }
 
     /// The first call of a request: its headers are in, its body is not read yet. Requests that
@@ -97,7 +103,8 @@ enum MHDCallbacks {
     ) {
         guard let requestContext, let pointer = requestContext.pointee else { return }
         // A stream whose client left before it was queued never starts: it closes here.
-        Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().takeResponse()?.eventStream?.closed()
+        Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().executor?.takeUndelivered()?.eventStream?
+            .closed()
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         requestContext.pointee = nil
         if let connection { core.watch.answered(coordinatord_mhd_connection_fd(connection)) }

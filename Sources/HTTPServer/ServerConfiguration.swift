@@ -24,9 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: TrustedProxies
     /// libmicrohttpd worker threads, each running its own epoll loop.
     public var threads: Int
-    /// Where handlers run: nil (the default) is Swift's global concurrent pool. An executor of
-    /// their own keeps answers from waiting behind other work on that pool (tests give one to
-    /// an in-process server, whose process runs every other test on the same pool).
+    /// Where handlers run: nil (the default) is the worker thread that read the request, which
+    /// runs each handler until it waits and again when whoever ended the wait resumes it
+    /// (`ConnectionExecutor`). An executor of their own runs them elsewhere (a test's thread).
     public var handlerExecutor: (any TaskExecutor)?
 
     public init(

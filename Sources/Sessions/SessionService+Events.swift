@@ -194,8 +194,8 @@ extension SessionService {
     /// reader's read-only connection, which sees committed data, and the writer only stores what it
     /// made, over the version it was made from. A flow that writes (or tries to) runs again on the
     /// writer, where its model mutations, the snapshot and (for an `Idempotency-Key`) the answer are
-    /// stored in one savepoint, with the other sessions the event ended deleted. Without a key the
-    /// answer is rendered after the commit, off the writer.
+    /// stored in one savepoint, with the other sessions the event ended deleted. The answer is
+    /// rendered where the flow ran, before the commit: on a reader, it costs the writer nothing.
     private func commit(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
     ) async throws -> Applied {
@@ -219,11 +219,7 @@ extension SessionService {
             return try await self.write { try keep(try run($0, prepared), $0) }
         }
         (needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter).increment()
-        let answer =
-            ran.answer
-            ?? Self.answer(
-                app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken,
-                deviceToken: ran.outcome.deviceToken)
+        let answer = ran.answer
         return Applied(
             tree: ran.tree, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers,
@@ -236,14 +232,14 @@ extension SessionService {
     private static let flowsOnWriter = Counter(label: "coordinatord_event_flows_total", dimensions: [("connection", "writer")])
 
     /// What one run of an event's flow made: the tree, the outcome, the snapshot to store, the
-    /// token when it rotated, and the answer to store when the request has an `Idempotency-Key`.
+    /// token when it rotated, and the answer (stored too when the request has an `Idempotency-Key`).
     private struct FlowRun: Sendable {
         let tree: NavigationTree
         let outcome: EventOutcome
         let snapshot: [UInt8]
         let newToken: String?
         let tokenHash: [UInt8]
-        let answer: StoredAnswer?
+        let answer: StoredAnswer
     }
 
     /// Runs the event's flow on `connection`, with models bound to it.
@@ -256,12 +252,9 @@ extension SessionService {
         let (outcome, snapshot) = try flows.apply(
             request.event, to: &tree, on: connection, prepared, info, session: request.sessionID)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
-        let answer =
-            request.idempotencyKey == nil || request.token == nil
-            ? nil
-            : Self.answer(
-                app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
-                deviceToken: outcome.deviceToken)
+        let answer = Self.answer(
+            app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
+            deviceToken: outcome.deviceToken)
         return FlowRun(
             tree: tree, outcome: outcome, snapshot: snapshot, newToken: newToken,
             tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
@@ -311,10 +304,8 @@ extension SessionService {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
-        if connection.dialect != .postgresql, let answer = ran.answer, let key = request.idempotencyKey,
-            let token = request.token
-        {
-            try answer.store(
+        if connection.dialect != .postgresql, let key = request.idempotencyKey, let token = request.token {
+            try ran.answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
                 rotates: ran.outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
         }
@@ -322,8 +313,8 @@ extension SessionService {
 
     /// The column values of the answer to keep for replay, when the request has an `Idempotency-Key`.
     private func answerToKeep(_ ran: FlowRun, of request: EventRequest, now: Int64) -> [SQLValue]? {
-        guard let answer = ran.answer, let key = request.idempotencyKey, let token = request.token else { return nil }
-        return answer.values(
+        guard let key = request.idempotencyKey, let token = request.token else { return nil }
+        return ran.answer.values(
             session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
             rotates: ran.outcome.credentialsRotated, now: now)
     }
