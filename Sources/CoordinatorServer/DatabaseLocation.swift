@@ -1,3 +1,4 @@
+import Logging
 import PostgresStore
 import SQLiteStore
 import Store
@@ -14,11 +15,21 @@ struct DatabaseLocation {
         value.hasPrefix("postgresql://") || value.hasPrefix("postgres://") ? .postgresql : .sqlite
     }
 
+    /// How long start-up waits for a PostgreSQL server that cannot be reached yet (one started at
+    /// the same time, say, or a moment too busy to answer), logging each failed attempt.
+    static let postgresWaitSeconds = 30.0
+
     /// Opens the store with `migrations` applied (an SQLite file and its folder are created if missing).
-    func open(migrations: [Migration], maxPageCount: Int?, poolSize: Int) throws -> any Store {
+    func open(migrations: [Migration], maxPageCount: Int?, poolSize: Int, logger: Logger) throws -> any Store {
         switch dialect {
         case .postgresql:
-            return try PostgresDatabase(url: value, migrations: migrations, poolSize: poolSize)
+            return try PostgresDatabase(
+                url: value, migrations: migrations, poolSize: poolSize, waitSeconds: Self.postgresWaitSeconds
+            ) { failure in
+                logger.warning(
+                    "waiting for PostgreSQL",
+                    metadata: ["error": "\(failure.message)", "retrying_for_seconds": "\(Int(Self.postgresWaitSeconds))"])
+            }
         case .sqlite:
             try DataFolder.create(for: value)
             return try SQLiteDatabase(path: value, migrations: migrations, maxPageCount: maxPageCount)
@@ -29,7 +40,8 @@ struct DatabaseLocation {
     func migrate(_ migrations: [Migration]) throws -> [Migration] {
         switch dialect {
         case .postgresql:
-            return try PostgresMigrator(migrations: migrations).migrate(PostgresConnection(url: value))
+            return try PostgresMigrator(migrations: migrations).migrate(
+                PostgresConnection.connect(url: value, waitSeconds: Self.postgresWaitSeconds))
         case .sqlite:
             try DataFolder.create(for: value)
             let connection = try SQLiteConnection(path: value)

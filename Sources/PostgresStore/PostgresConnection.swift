@@ -49,6 +49,24 @@ public final class PostgresConnection: SQLConnection {
         PQfinish(handle)
     }
 
+    /// Connects to `url`, and while the server cannot be reached yet (nothing listens, the
+    /// connection times out, or it is still starting up) tries again for up to `waitSeconds`,
+    /// calling `waiting` with each failure first. Any other failure (a refused login, an unknown
+    /// database) throws at once, and so does the last one past the deadline.
+    public static func connect(
+        url: String, waitSeconds: Double, waiting: (PostgresError) -> Void = { _ in }
+    ) throws -> PostgresConnection {
+        let deadline = ContinuousClock.now + .milliseconds(Int(waitSeconds * 1000))
+        while true {
+            do {
+                return try PostgresConnection(url: url)
+            } catch let error as PostgresError where error.meansNotReachableYet && ContinuousClock.now < deadline {
+                waiting(error)
+                usleep(500_000)  // start-up only: nothing else waits for this thread
+            }
+        }
+    }
+
     /// True while the connection to the server is up, as far as libpq knows.
     public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 

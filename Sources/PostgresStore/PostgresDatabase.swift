@@ -15,10 +15,14 @@ package final class PostgresDatabase: Store {
     private let pool: PostgresPool
     package let location: String
 
-    /// Connects to `url`, applies `migrations` once even when several nodes start together, and
-    /// keeps up to `poolSize` connections.
-    package init(url: String, migrations: [Migration], poolSize: Int = 8) throws {
-        let connection = try PostgresConnection(url: url)
+    /// Connects to `url` (waiting up to `waitSeconds` for a server that cannot be reached yet, see
+    /// `PostgresConnection.connect`), applies `migrations` once even when several nodes start
+    /// together, and keeps up to `poolSize` connections.
+    package init(
+        url: String, migrations: [Migration], poolSize: Int = 8, waitSeconds: Double = 0,
+        waiting: (PostgresError) -> Void = { _ in }
+    ) throws {
+        let connection = try PostgresConnection.connect(url: url, waitSeconds: waitSeconds, waiting: waiting)
         try PostgresMigrator(migrations: migrations).migrate(connection)
         location = connection.location
         pool = PostgresPool(url: url, size: poolSize)

@@ -29,6 +29,15 @@ public struct PostgresError: DatabaseError, Equatable {
             || isRetryable || sqlState == "55P03" || sqlState == "25006"
     }
 
+    /// The connection failed in a way that a server still starting (or a moment too busy to
+    /// answer) gives: nothing listens yet, no answer within the connect timeout, or "starting up".
+    public var meansNotReachableYet: Bool {
+        sqlState.isEmpty
+            && ["Connection refused", "timeout expired", "the database system is starting up"].contains {
+                message.contains($0)
+            }
+    }
+
     /// A serialization failure or a deadlock: nothing was kept, and the same work may run again.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
 
