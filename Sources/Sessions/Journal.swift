@@ -105,10 +105,7 @@ enum JournalSQL {
             guard (replays ?? 0) < replaysPerVersion else { return }
         }
         try connection.run(
-            """
-            INSERT INTO session_journal (\(columns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-            """,
+            insert,
             [
                 .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
                 .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
@@ -125,6 +122,11 @@ enum JournalSQL {
     /// write (`FoldedEventSQL`) fills the same ones.
     static let columns =
         "session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot, user_id"
+
+    /// Made once: built per event, its text cost more than the statement it names (which the
+    /// connection finds by that text in its cache).
+    private static let insert =
+        "INSERT INTO session_journal (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
 
     /// After appending `record`, the session's entries at or below this version go (every
     /// `trimEvery` versions, keeping the newest `keep`); nil when none go now.
