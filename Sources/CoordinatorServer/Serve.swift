@@ -6,6 +6,7 @@ import Metrics
 import Prometheus
 import Secrets
 import Sessions
+import Store
 
 /// `serve`: migrates the database, serves HTTP until SIGTERM or SIGINT.
 struct Serve: AppCommand {
@@ -93,7 +94,8 @@ struct Serve: AppCommand {
                     perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
                     headerTimeoutSeconds: headerTimeout, requestTimeoutSeconds: requestTimeout,
                     maxQueryArguments: maxQueryArguments, connectionMemoryBytes: connectionMemoryBytes,
-                    trustedProxies: TrustedProxies(trustedProxy), threads: threads),
+                    trustedProxies: TrustedProxies(trustedProxy), threads: threads,
+                    handlerExecutor: Self.handlerExecutor(for: store.dialect)),
                 responder: ObservedResponder(router: application.router, logger: logger))
         }
         logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(store.location)"])
@@ -110,5 +112,16 @@ struct Serve: AppCommand {
         application.passwords.close()
         await store.close()
         logger.info("stopped", metadata: ["drained": "\(drained)"])
+    }
+}
+
+extension Serve {
+    /// Where request handlers run. On SQLite, on the worker that read the request (nil): an
+    /// event waits once, for the group commit, and the writer only queues its last step there.
+    /// On PostgreSQL an event waits for several round trips, each ended on its connection's own
+    /// thread; resuming the worker after each cost more than it saved (measured beside the pool:
+    /// 6 % fewer events/s, 10 % more CPU per event), so handlers stay on Swift's pool there.
+    static func handlerExecutor(for dialect: SQLDialect) -> (any TaskExecutor)? {
+        dialect == .postgresql ? globalConcurrentExecutor : nil
     }
 }
