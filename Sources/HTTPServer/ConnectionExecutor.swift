@@ -53,7 +53,7 @@ final class ConnectionExecutor: TaskExecutor {
                     return .respond(response)
                 }
                 if !state.jobs.isEmpty {
-                    defer { state.jobs.removeAll(keepingCapacity: true) }
+                    defer { state.jobs = [] }
                     return .run(state.jobs)
                 }
                 MHD_suspend_connection(connection.pointer)

@@ -195,12 +195,15 @@ extension SessionService {
     /// made, over the version it was made from. A flow that writes (or tries to) runs again on the
     /// writer, where its model mutations, the snapshot and (for an `Idempotency-Key`) the answer are
     /// stored in one savepoint, with the other sessions the event ended deleted. The answer is
-    /// rendered where the flow ran, before the commit: on a reader, it costs the writer nothing.
+    /// rendered on the reader, before the commit, where it costs the writer nothing; a flow that
+    /// ran on the writer has it rendered after the commit, off the writer (unless its key's answer
+    /// is stored with it).
     private func commit(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
     ) async throws -> Applied {
-        let run = { @Sendable (connection: any SQLConnection, prepared: PreparedWork) throws -> FlowRun in
-            try self.runFlow(request, current: current, now: now, connection, prepared)
+        let run = {
+            @Sendable (connection: any SQLConnection, prepared: PreparedWork, onReader: Bool) throws -> FlowRun in
+            try self.runFlow(request, current: current, now: now, connection, prepared, renderAnswer: onReader)
         }
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
             try self.store(ran, of: request, current: current, now: now, connection)
@@ -211,15 +214,19 @@ extension SessionService {
         let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
             if !needsWriter {
                 let attempt = try await storage("write") {
-                    try await store.attemptReadOnly({ try run($0, prepared) }, then: keep)
+                    try await store.attemptReadOnly({ try run($0, prepared, true) }, then: keep)
                 }
                 if case .completed(let ran)? = attempt { return ran }
                 needsWriter = true
             }
-            return try await self.write { try keep(try run($0, prepared), $0) }
+            return try await self.write { try keep(try run($0, prepared, false), $0) }
         }
         (needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter).increment()
-        let answer = ran.answer
+        let answer =
+            ran.answer
+            ?? Self.answer(
+                app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken,
+                deviceToken: ran.outcome.deviceToken)
         return Applied(
             tree: ran.tree, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers,
@@ -232,29 +239,32 @@ extension SessionService {
     private static let flowsOnWriter = Counter(label: "coordinatord_event_flows_total", dimensions: [("connection", "writer")])
 
     /// What one run of an event's flow made: the tree, the outcome, the snapshot to store, the
-    /// token when it rotated, and the answer (stored too when the request has an `Idempotency-Key`).
+    /// token when it rotated, and the answer when it was rendered with the run (see `commit`).
     private struct FlowRun: Sendable {
         let tree: NavigationTree
         let outcome: EventOutcome
         let snapshot: [UInt8]
         let newToken: String?
         let tokenHash: [UInt8]
-        let answer: StoredAnswer
+        let answer: StoredAnswer?
     }
 
-    /// Runs the event's flow on `connection`, with models bound to it.
+    /// Runs the event's flow on `connection`, with models bound to it; renders the answer when
+    /// `renderAnswer` or the answer is to be stored for its `Idempotency-Key`.
     private func runFlow(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, _ connection: any SQLConnection,
-        _ prepared: PreparedWork
+        _ prepared: PreparedWork, renderAnswer: Bool
     ) throws -> FlowRun {
         var tree = current.tree
         let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
         let (outcome, snapshot) = try flows.apply(
             request.event, to: &tree, on: connection, prepared, info, session: request.sessionID)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
-        let answer = Self.answer(
-            app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
-            deviceToken: outcome.deviceToken)
+        let answer =
+            renderAnswer || (request.idempotencyKey != nil && request.token != nil)
+            ? Self.answer(
+                app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
+                deviceToken: outcome.deviceToken) : nil
         return FlowRun(
             tree: tree, outcome: outcome, snapshot: snapshot, newToken: newToken,
             tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
@@ -304,8 +314,10 @@ extension SessionService {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
-        if connection.dialect != .postgresql, let key = request.idempotencyKey, let token = request.token {
-            try ran.answer.store(
+        if connection.dialect != .postgresql, let answer = ran.answer, let key = request.idempotencyKey,
+            let token = request.token
+        {
+            try answer.store(
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
                 rotates: ran.outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
         }
@@ -313,8 +325,8 @@ extension SessionService {
 
     /// The column values of the answer to keep for replay, when the request has an `Idempotency-Key`.
     private func answerToKeep(_ ran: FlowRun, of request: EventRequest, now: Int64) -> [SQLValue]? {
-        guard let key = request.idempotencyKey, let token = request.token else { return nil }
-        return ran.answer.values(
+        guard let answer = ran.answer, let key = request.idempotencyKey, let token = request.token else { return nil }
+        return answer.values(
             session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
             rotates: ran.outcome.credentialsRotated, now: now)
     }
