@@ -6,6 +6,9 @@ PREFIX ?= /usr/local
 # Debian packages the build needs, and those only the tests and the benchmark need; installed when missing.
 DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev liblz4-dev
 TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
+# Pinned: unpinned, pip took the newest openapi-spec-validator (0.9) and fell back to an
+# openapi-core (0.14) that cannot import it; 0.23.1 brings the validator it works with.
+OPENAPI_CORE := 0.23.1
 BENCH_PACKAGES := wrk postgresql
 
 .PHONY: all deps test-deps build release run test generated-client bench install clean
@@ -29,8 +32,8 @@ run: build
 ## test-deps: what only the tests need (Chromium for the browser test, the OpenAPI validators)
 test-deps:
 	@scripts/apt-ensure $(TEST_PACKAGES)
-	@python3 -c "import yaml, openapi_spec_validator, openapi_core, selenium" 2>/dev/null \
-	  || python3 -m pip install -q pyyaml openapi-spec-validator openapi-core selenium
+	@python3 -c "import yaml, openapi_spec_validator, selenium; from openapi_core import Config, OpenAPI" 2>/dev/null \
+	  || python3 -m pip install -q pyyaml "openapi-core==$(OPENAPI_CORE)" openapi-spec-validator selenium
 
 # Apps built on the platform, each its own package depending on this one by path. Examples/Greeter
 # (the guide's code) is built, tested and served by GuideTests, from a copy outside the repository.
