@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aDatabaseThatDoesNotExistFailsAtOnce() async throws {
-        let cluster = try PostgresCluster.shared
+        let cluster = try await TestHTTP.offPool { try PostgresCluster.shared }  // may start it: off the pool
         let run = try await TestHTTP.offPool {
             try ChildProcess.run(
                 ServerProcess.binaryPath,
