@@ -19,17 +19,22 @@ struct DatabaseLocation {
     /// the same time, say, or a moment too busy to answer), logging each failed attempt.
     static let postgresWaitSeconds = 30.0
 
+    /// Logs one failed attempt to reach PostgreSQL at start-up.
+    private static func logWaiting(_ logger: Logger) -> (PostgresError) -> Void {
+        { failure in
+            logger.warning(
+                "waiting for PostgreSQL",
+                metadata: ["error": "\(failure.message)", "retrying_for_seconds": "\(Int(postgresWaitSeconds))"])
+        }
+    }
+
     /// Opens the store with `migrations` applied (an SQLite file and its folder are created if missing).
     func open(migrations: [Migration], maxPageCount: Int?, poolSize: Int, logger: Logger) throws -> any Store {
         switch dialect {
         case .postgresql:
             return try PostgresDatabase(
-                url: value, migrations: migrations, poolSize: poolSize, waitSeconds: Self.postgresWaitSeconds
-            ) { failure in
-                logger.warning(
-                    "waiting for PostgreSQL",
-                    metadata: ["error": "\(failure.message)", "retrying_for_seconds": "\(Int(Self.postgresWaitSeconds))"])
-            }
+                url: value, migrations: migrations, poolSize: poolSize, waitSeconds: Self.postgresWaitSeconds,
+                waiting: Self.logWaiting(logger))
         case .sqlite:
             try DataFolder.create(for: value)
             return try SQLiteDatabase(path: value, migrations: migrations, maxPageCount: maxPageCount)
@@ -37,11 +42,12 @@ struct DatabaseLocation {
     }
 
     /// Applies `migrations` and returns those applied now.
-    func migrate(_ migrations: [Migration]) throws -> [Migration] {
+    func migrate(_ migrations: [Migration], logger: Logger) throws -> [Migration] {
         switch dialect {
         case .postgresql:
             return try PostgresMigrator(migrations: migrations).migrate(
-                PostgresConnection.connect(url: value, waitSeconds: Self.postgresWaitSeconds))
+                PostgresConnection.connect(
+                    url: value, waitSeconds: Self.postgresWaitSeconds, waiting: Self.logWaiting(logger)))
         case .sqlite:
             try DataFolder.create(for: value)
             let connection = try SQLiteConnection(path: value)

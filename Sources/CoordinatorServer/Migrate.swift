@@ -10,7 +10,7 @@ struct Migrate: AppCommand {
     func run(_ app: ServedApp) async throws {
         let logger = logOptions.bootstrap(label: app.name)
         let applied = try StartupError.explain {
-            try DatabaseLocation(databaseOptions.database).migrate(databaseOptions.allMigrations(app))
+            try DatabaseLocation(databaseOptions.database).migrate(databaseOptions.allMigrations(app), logger: logger)
         }
         logger.info(
             "migrated", metadata: ["dialect": "\(databaseOptions.dialect)", "applied": "\(applied.map { "\($0.scope)/\($0.version)" })"])
