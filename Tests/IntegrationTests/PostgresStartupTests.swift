@@ -28,9 +28,10 @@ import Testing
         }
         #expect(read(output).isEmpty, "it must not listen before its database is there")
         try await TestHTTP.offPool { try cluster.start() }
-        try await waitUntil("the server to listen: \(read(errors))") { read(output).contains(" listening on http://") }
-        let line = try #require(read(output).split(separator: "\n").first { $0.contains(" listening on http://") })
-        let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
+        try await waitUntil("the server to listen: \(read(errors))") {
+            try ServerProcess.listeningPort(in: read(output)) != nil
+        }
+        let port = try #require(try ServerProcess.listeningPort(in: read(output)))
         #expect(try await TestHTTP.request(port: port, "GET", "/healthz").status == 200)
         var client = try await SessionClient.create(port: port)
         try Journey.expect200(try await client.refresh())

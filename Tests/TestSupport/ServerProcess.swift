@@ -124,17 +124,24 @@ public final class ServerProcess: @unchecked Sendable {  // `reaped` is behind a
         }
     }
 
+    /// The port named by the line a server prints on its standard output when it listens; nil
+    /// while there is no such line yet.
+    public static func listeningPort(in output: String) throws -> UInt16? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains(" listening on http://") }) else {
+            return nil
+        }
+        guard let port = line.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+            throw TestClientError(description: "no port in \(line)")
+        }
+        return port
+    }
+
     /// Reads the port from the line the server prints when it listens, waiting at most `seconds`.
     private func readPort(seconds: Double = defaultDeadlineSeconds) throws -> UInt16 {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while true {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.contains(" listening on http://") }) {
-                guard let port = line.split(separator: ":").last.flatMap({ UInt16($0) }) else {
-                    throw TestClientError(description: "no port in \(line)")
-                }
-                return port
-            }
+            if let port = try Self.listeningPort(in: text) { return port }
             if !isRunning { throw TestClientError(description: "server exited before listening: \(text)\(log)") }
             guard ContinuousClock.now < deadline else {
                 kill(pid, SIGKILL)
