@@ -11,4 +11,15 @@ static inline sqlite3_destructor_type coordinatord_sqlite_transient(void) {
 static inline int coordinatord_sqlite_enable_defensive(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
+
+#include <sys/types.h>
+// sync_file_range(2): <fcntl.h> declares it only under _GNU_SOURCE, which Swift's Glibc module is
+// not built with; glibc exports it all the same.
+extern int sync_file_range(int fd, __off64_t offset, __off64_t length, unsigned int flags);
+
+// Writes out the dirty pages of [offset, offset + length) and waits for them (SYNC_FILE_RANGE_
+// WAIT_BEFORE | WRITE | WAIT_AFTER). Syncs no metadata and flushes no device cache.
+static inline int coordinatord_write_out_range(int fd, long long offset, long long length) {
+    return sync_file_range(fd, offset, length, 1 | 2 | 4);
+}
 #endif

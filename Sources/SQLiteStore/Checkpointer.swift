@@ -1,38 +1,63 @@
 import CSQLite
 import Foundation
+import Synchronization
 
-/// Copies the write-ahead log back into the database file on a thread of its own, so that no
-/// commit waits for it.
+/// Copies the write-ahead log back into the database file on a thread of its own, and writes the
+/// file out in slices, so that no commit waits for a checkpoint or queues behind its writeback.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that takes the log past 1,000 pages: that
 /// commit, and so every caller of its batch, waits for the pages to be written back and the
-/// database file synced (milliseconds: at half load, a tenth of all events took over 4 ms).
-/// Here the writer only reports the log's size after each commit (`watch`); past `threshold`
-/// pages this thread runs a `PASSIVE` checkpoint on its own connection, which never blocks the
-/// writer. The first write after a complete checkpoint starts the log over, so it stays bounded.
-/// But under load commits come in while this thread copies, and the log starts over only if it
-/// was copied completely when a write transaction begins: left alone it grew past 170 MB in ten
-/// seconds of the benchmark. So after each background checkpoint the writer finishes the job
-/// between two batches, after answering the first (`finishOnWriter`): a checkpoint of the few
-/// pages committed since, one sync of the file, not the copy of the whole log.
-package final class Checkpointer: @unchecked Sendable {  // every field is guarded by `condition`
+/// database file synced. Here the writer only reports the log's size after each commit (`watch`);
+/// past `threshold` pages this thread copies the log back in rounds:
+///
+/// 1. a *guard* connection opens a read transaction. While it is open no write can start the log
+///    over, since SQLite starts it over only when no reader holds a place in it;
+/// 2. a `PASSIVE` checkpoint copies the log into the file, up to the guard's place, without a sync
+///    (`synchronous=OFF` on this thread's connection only). It never blocks the writer;
+/// 3. the file is synced. After a round that copied many pages, it is first written out a slice
+///    at a time, waiting for each: one sync of the whole file would queue megabytes at the device
+///    at once, and every commit's sync of the log waited behind them (the tail of the latency:
+///    2–8 ms). After a short round, slicing would only add calls, and rounds would never get shorter;
+/// 4. the guard closes, and only after a successful sync. So a page leaves the log only once its
+///    copy in the file is durable, as with SQLite's own synced checkpoint.
+///
+/// Commits go on meanwhile, so a round under load rarely copies the whole log, and the log starts
+/// over only once it is copied completely. Rounds repeat, each shorter than the last, until what
+/// is left is a small tail (`threshold / 16` pages) or `maxRounds` have run; the writer copies
+/// the rest between two batches (`finishOnWriter`), so that its next write starts the log over
+/// and the log stays bounded.
+package final class Checkpointer: @unchecked Sendable {  // every var is guarded by `condition`
     private let condition = NSCondition()
     private let threshold: Int
+    /// The database file, opened to write it out and sync it.
+    private let file: Int32
+    /// Called before each sync of the file; tests hold a round there.
+    private let beforeSync: @Sendable () -> Void
     private var requested = false
-    /// A background checkpoint ran since the writer last finished one: the writer should copy
-    /// what was committed after it.
+    /// A round left a small tail of the log: the writer should copy it.
     private var unfinished = false
     private var closed = false
     private let done = Completion()
     private var statistics = CheckpointStatistics(checkpoints: 0, logPages: 0, copiedPages: 0)
+    /// The log's size in pages as of the writer's last commit.
+    private let latestLogPages = Atomic<Int>(0)
+    /// Rounds in a row before the writer copies what is left, however much.
+    private static let maxRounds = 4
 
-    /// Opens its own connection to `path` and starts the thread; `threshold` is in log pages.
-    package init(path: String, threshold: Int) throws {
+    /// Opens its own connections to `path` and starts the thread; `threshold` is in log pages.
+    package init(path: String, threshold: Int, beforeSync: @escaping @Sendable () -> Void = {}) throws {
         self.threshold = threshold
-        let connection = OwnedConnection(connection: try SQLiteConnection(path: path))
+        self.beforeSync = beforeSync
+        let copier = try SQLiteConnection(path: path)
+        try copier.execute("PRAGMA synchronous=OFF")  // this thread syncs the file itself
+        let guardian = try SQLiteConnection(path: path)
+        file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot open \(path) to sync it") }
+        let connections = CheckpointConnections(copier: copier, guardian: guardian)
         let thread = Thread { [self] in
-            run(connection.connection)
-            connection.close()
+            run(connections)
+            connections.close()
+            Glibc.close(file)
             done.signal()
         }
         thread.name = "sqlite-checkpoint"
@@ -50,14 +75,17 @@ package final class Checkpointer: @unchecked Sendable {  // every field is guard
             }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Checkpoints done, and the log's pages and those copied back as of the last one.
+    /// Rounds done, and the log's pages and those copied back as of the last one.
     package var current: CheckpointStatistics {
         condition.lock()
         defer { condition.unlock() }
         return statistics
     }
 
-    /// Stops the thread (after a checkpoint under way) and closes its connection.
+    /// The log's size in pages after the writer's last commit: small again once it started over.
+    package var logPagesAtLastCommit: Int { latestLogPages.load(ordering: .relaxed) }
+
+    /// Stops the thread (after a round under way) and closes its connections.
     package func close() async {
         stop()
         await done.wait()
@@ -70,30 +98,30 @@ package final class Checkpointer: @unchecked Sendable {  // every field is guard
         condition.unlock()
     }
 
-    /// Run by the writer between batches: copies what the last background checkpoint left behind,
-    /// if it left anything, so that the next write starts the log over.
+    /// Run by the writer between batches: copies the small tail that the last round left, if it
+    /// left one, with SQLite's own synced checkpoint, so that the next write starts the log over.
     func finishOnWriter(_ connection: SQLiteConnection) {
         condition.lock()
         let due = unfinished
         unfinished = false
         condition.unlock()
         guard due else { return }
-        // Busy (the background thread started another one) or failed: that one finishes it.
-        checkpoint(connection)
+        // Busy (a reader still uses the tail) or failed: the log keeps growing, and asks for a round.
+        sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
     private func logGrew(to pages: Int) {
+        latestLogPages.store(pages, ordering: .relaxed)
         guard pages >= threshold else { return }
         condition.lock()
         defer { condition.unlock() }
-        // Until the writer has finished the last one, the log cannot start over: another
-        // checkpoint now would only sync the file again.
-        guard !unfinished else { return }
+        guard !unfinished else { return }  // the writer's turn
         requested = true
         condition.signal()
     }
 
-    private func run(_ connection: SQLiteConnection) {
+    private func run(_ connections: CheckpointConnections) {
+        var rounds = 0
         while true {
             condition.lock()
             while !requested && !closed { condition.wait() }
@@ -101,41 +129,100 @@ package final class Checkpointer: @unchecked Sendable {  // every field is guard
             let stop = closed
             condition.unlock()
             if stop { return }
-            // A failure (the file gone, the disk full) leaves the log as it is; the writer's own
-            // checks report such states, and the next request tries again.
-            guard checkpoint(connection) else { continue }
-            // Even a complete one is followed by commits before the writer's next batch, and the
-            // log starts over only if it is complete when a write transaction begins.
+            // A failure (the file gone, the disk failing) leaves the log as it is, and the next
+            // commit asks again; the writer's own checks report such states.
+            guard let copied = copyBack(connections) else { continue }
+            let tail = latestLogPages.load(ordering: .relaxed) - copied.copiedPages
+            rounds += 1
             condition.lock()
-            unfinished = true
-            requested = false  // commits during the run asked for it again: the writer's turn now
+            statistics = CheckpointStatistics(
+                checkpoints: statistics.checkpoints + 1, logPages: copied.logPages, copiedPages: copied.copiedPages)
+            if tail <= 0 {
+                rounds = 0  // copied completely: the writer's next write starts the log over
+            } else if tail <= threshold / 16 || rounds >= Self.maxRounds {
+                rounds = 0
+                unfinished = true
+            } else {
+                requested = true  // another round, shorter than this one
+            }
             condition.unlock()
         }
     }
 
-    /// A `PASSIVE` checkpoint on `connection`, counted; false if it failed.
-    @discardableResult
-    private func checkpoint(_ connection: SQLiteConnection) -> Bool {
+    /// One round: guard, copy, write out and sync, unguard. Nil if a step failed; the guard then
+    /// stays until a later round's sync succeeds, since pages copied back may not be durable.
+    private func copyBack(_ connections: CheckpointConnections) -> (logPages: Int, copiedPages: Int)? {
+        if !connections.guarding {
+            // Reading a page starts the guard's read transaction, at the log's current end.
+            guard (try? connections.guardian.execute("BEGIN; SELECT count(*) FROM sqlite_schema")) != nil else {
+                try? connections.guardian.execute("ROLLBACK")
+                return nil
+            }
+            connections.guarding = true
+        }
         var logPages: Int32 = 0
         var copiedPages: Int32 = 0
         guard
-            sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copiedPages)
-                == SQLITE_OK
-        else { return false }
-        condition.lock()
-        statistics = CheckpointStatistics(
-            checkpoints: statistics.checkpoints + 1, logPages: Int(logPages), copiedPages: Int(copiedPages))
-        condition.unlock()
-        return true
+            sqlite3_wal_checkpoint_v2(
+                connections.copier.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copiedPages) == SQLITE_OK
+        else { return nil }
+        // Pages copied by this round; fewer than the total after the log started over.
+        let copiedNow = copiedPages >= connections.copiedBefore ? copiedPages - connections.copiedBefore : copiedPages
+        beforeSync()
+        guard Self.sync(file, inSlices: Int(copiedNow) >= threshold / 4) else { return nil }
+        connections.copiedBefore = copiedPages
+        guard (try? connections.guardian.execute("COMMIT")) != nil else { return nil }
+        connections.guarding = false
+        return (Int(logPages), Int(copiedPages))
+    }
+
+    /// Syncs the file; first, `inSlices`, writes its dirty pages out a slice at a time, waiting for
+    /// each. The slice grows with the file (1/64 of it), so that a large file takes few calls; a
+    /// round dirties at most `threshold` pages, spread over the slices.
+    private static func sync(_ file: Int32, inSlices: Bool) -> Bool {
+        guard inSlices else { return fdatasync(file) == 0 }
+        var status = stat()
+        guard fstat(file, &status) == 0 else { return false }
+        let size = Int64(status.st_size)
+        let slice = max(1 << 20, size / 64)
+        var offset: Int64 = 0
+        while offset < size {
+            guard coordinatord_write_out_range(file, offset, slice) == 0 else { return false }
+            offset += slice
+        }
+        return fdatasync(file) == 0
+    }
+}
+
+/// The checkpointer's connections, used only by its thread once started.
+private final class CheckpointConnections: @unchecked Sendable {  // handed to one thread, then only used there
+    private(set) var copier: SQLiteConnection!
+    private(set) var guardian: SQLiteConnection!
+    /// The guard's read transaction is open.
+    var guarding = false
+    /// Pages of the log copied back and synced as of the last round.
+    var copiedBefore: Int32 = 0
+
+    init(copier: SQLiteConnection, guardian: SQLiteConnection) {
+        self.copier = copier
+        self.guardian = guardian
+    }
+
+    /// The last connection to close checkpoints the log and deletes it: with a sync, as SQLite
+    /// does by default, not with the copier's `synchronous=OFF`.
+    func close() {
+        try? copier.execute("PRAGMA synchronous=FULL")
+        guardian = nil
+        copier = nil
     }
 }
 
 /// What the checkpointer has done.
 package struct CheckpointStatistics: Sendable, Equatable {
-    /// Checkpoints run.
+    /// Rounds of copying back completed (copied, synced, and the guard closed).
     package let checkpoints: Int
-    /// Pages in the log at the last checkpoint.
+    /// Pages in the log at the last round.
     package let logPages: Int
-    /// Of those, the pages copied back into the database file (all of them when none was in use).
+    /// Of those, the pages copied back into the database file and synced.
     package let copiedPages: Int
 }

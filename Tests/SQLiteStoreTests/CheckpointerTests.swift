@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SQLiteStore
 import Store
 import TestSupport
@@ -36,6 +37,38 @@ import Testing
         await database.close()
     }
 
+    /// A page leaves the log only once its copy in the database file is synced. A round copies
+    /// the whole log, then its sync is held: commits go on, and they append to the log instead of
+    /// starting it over (which would drop pages not yet durable in the file). Once the sync is
+    /// done, the writer copies the tail and a later write starts the log over.
+    @Test(.timeLimit(.minutes(2))) func theLogStartsOverOnlyAfterTheFileIsSynced() async throws {
+        let path = MigratorTests.temporaryPath()
+        try SQLiteConnection(path: path).execute("CREATE TABLE blobs (payload BLOB)")
+        let firstSync = HeldOnce()
+        let checkpointer = try Checkpointer(path: path, threshold: 64, beforeSync: { firstSync.pass() })
+        let writer = try Writer(path: path, checkpointer: checkpointer)
+        let insert = "INSERT INTO blobs (payload) VALUES (zeroblob(?1))"
+        try await writer.write { try $0.run(insert, [.int(300 * 1024)]) }
+        let logPages = checkpointer.logPagesAtLastCommit
+        #expect(logPages >= 64)
+        try await waitUntil("the first round copied the log and waits to sync") { firstSync.isHolding }
+
+        for _ in 0..<3 { try await writer.write { try $0.run(insert, [.int(100)]) } }
+        #expect(checkpointer.logPagesAtLastCommit > logPages, "the log started over before the file was synced")
+        #expect(checkpointer.current.checkpoints == 0)
+
+        firstSync.release()
+        try await waitUntil("a later write starts the log over") {
+            try await writer.write { try $0.run(insert, [.int(100)]) }
+            return checkpointer.logPagesAtLastCommit < 64
+        }
+        #expect(checkpointer.current.checkpoints >= 1)
+        await writer.close()
+        await checkpointer.close()
+        let rows = try SQLiteConnection(path: path).queryFirst("SELECT count(*) FROM blobs", []) { $0.int(0) }
+        #expect(rows ?? 0 >= 5)
+    }
+
     /// Below the threshold nothing is copied back: the log is left to grow until it is worth it.
     @Test func smallCommitsLeaveTheLogAlone() async throws {
         let database = try SQLiteDatabase(
@@ -47,5 +80,26 @@ import Testing
         }
         #expect(database.checkpointer.current.checkpoints == 0)
         await database.close()
+    }
+}
+
+/// Holds the first caller of `pass` until `release`; later callers go through.
+private final class HeldOnce: Sendable {
+    private let state = Mutex((held: false, released: false))
+    private let gate = DispatchSemaphore(value: 0)
+
+    func pass() {
+        let hold = state.withLock { state in
+            defer { state.held = true }
+            return !state.held
+        }
+        if hold { gate.wait() }
+    }
+
+    var isHolding: Bool { state.withLock { $0.held && !$0.released } }
+
+    func release() {
+        state.withLock { $0.released = true }
+        gate.signal()
     }
 }
