@@ -31,23 +31,26 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
     private let threshold: Int
     /// The database file, opened to write it out and sync it.
     private let file: Int32
-    /// Called before each sync of the file; tests hold a round there.
-    private let beforeSync: @Sendable () -> Void
+    /// Syncs the file: `Checkpointer.sync`, or a test's stand-in that holds or fails a round.
+    private let sync: FileSync
     private var requested = false
     /// A round left a small tail of the log: the writer should copy it.
     private var unfinished = false
     private var closed = false
     private let done = Completion()
-    private var statistics = CheckpointStatistics(checkpoints: 0, logPages: 0, copiedPages: 0)
+    private var statistics = CheckpointStatistics(checkpoints: 0, failedRounds: 0, logPages: 0, copiedPages: 0)
     /// The log's size in pages as of the writer's last commit.
     private let latestLogPages = Atomic<Int>(0)
     /// Rounds in a row before the writer copies what is left, however much.
     private static let maxRounds = 4
 
+    /// Syncs a database file (`file`), first writing it out in slices when `inSlices`; false if it failed.
+    package typealias FileSync = @Sendable (_ file: Int32, _ inSlices: Bool) -> Bool
+
     /// Opens its own connections to `path` and starts the thread; `threshold` is in log pages.
-    package init(path: String, threshold: Int, beforeSync: @escaping @Sendable () -> Void = {}) throws {
+    package init(path: String, threshold: Int, sync: @escaping FileSync = Checkpointer.sync) throws {
         self.threshold = threshold
-        self.beforeSync = beforeSync
+        self.sync = sync
         let copier = try SQLiteConnection(path: path)
         try copier.execute("PRAGMA synchronous=OFF")  // this thread syncs the file itself
         let guardian = try SQLiteConnection(path: path)
@@ -131,12 +134,16 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
             if stop { return }
             // A failure (the file gone, the disk failing) leaves the log as it is, and the next
             // commit asks again; the writer's own checks report such states.
-            guard let copied = copyBack(connections) else { continue }
+            guard let copied = copyBack(connections) else {
+                condition.lock()
+                statistics = statistics.failed()
+                condition.unlock()
+                continue
+            }
             let tail = latestLogPages.load(ordering: .relaxed) - copied.copiedPages
             rounds += 1
             condition.lock()
-            statistics = CheckpointStatistics(
-                checkpoints: statistics.checkpoints + 1, logPages: copied.logPages, copiedPages: copied.copiedPages)
+            statistics = statistics.completed(logPages: copied.logPages, copiedPages: copied.copiedPages)
             if tail <= 0 {
                 rounds = 0  // copied completely: the writer's next write starts the log over
             } else if tail <= threshold / 16 || rounds >= Self.maxRounds {
@@ -168,8 +175,7 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
         else { return nil }
         // Pages copied by this round; fewer than the total after the log started over.
         let copiedNow = copiedPages >= connections.copiedBefore ? copiedPages - connections.copiedBefore : copiedPages
-        beforeSync()
-        guard Self.sync(file, inSlices: Int(copiedNow) >= threshold / 4) else { return nil }
+        guard sync(file, Int(copiedNow) >= threshold / 4) else { return nil }
         connections.copiedBefore = copiedPages
         guard (try? connections.guardian.execute("COMMIT")) != nil else { return nil }
         connections.guarding = false
@@ -179,7 +185,7 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
     /// Syncs the file; first, `inSlices`, writes its dirty pages out a slice at a time, waiting for
     /// each. The slice grows with the file (1/64 of it), so that a large file takes few calls; a
     /// round dirties at most `threshold` pages, spread over the slices.
-    private static func sync(_ file: Int32, inSlices: Bool) -> Bool {
+    package static func sync(_ file: Int32, inSlices: Bool) -> Bool {
         guard inSlices else { return fdatasync(file) == 0 }
         var status = stat()
         guard fstat(file, &status) == 0 else { return false }
@@ -221,8 +227,19 @@ private final class CheckpointConnections: @unchecked Sendable {  // handed to o
 package struct CheckpointStatistics: Sendable, Equatable {
     /// Rounds of copying back completed (copied, synced, and the guard closed).
     package let checkpoints: Int
-    /// Pages in the log at the last round.
+    /// Rounds that failed (to copy or to sync). After a failed sync the log cannot start over
+    /// until a later round syncs: a count that keeps growing means the log does too.
+    package let failedRounds: Int
+    /// Pages in the log at the last completed round.
     package let logPages: Int
     /// Of those, the pages copied back into the database file and synced.
     package let copiedPages: Int
+
+    func completed(logPages: Int, copiedPages: Int) -> Self {
+        Self(checkpoints: checkpoints + 1, failedRounds: failedRounds, logPages: logPages, copiedPages: copiedPages)
+    }
+
+    func failed() -> Self {
+        Self(checkpoints: checkpoints, failedRounds: failedRounds + 1, logPages: logPages, copiedPages: copiedPages)
+    }
 }

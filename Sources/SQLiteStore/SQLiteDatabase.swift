@@ -93,6 +93,14 @@ package final class SQLiteDatabase: Store {
                 help: "Checkpoints that copied the SQLite log back into the database file, off the writer.",
                 value: Double(checkpointer.current.checkpoints)),
             StoreMetric(
+                name: "coordinatord_wal_checkpoint_failures_total", type: "counter",
+                help: "Rounds of copying the SQLite log back that failed; after a failed sync the log grows until one succeeds.",
+                value: Double(checkpointer.current.failedRounds)),
+            StoreMetric(
+                name: "coordinatord_wal_pages", type: "gauge",
+                help: "Pages in the SQLite log after the last commit; it starts over once copied back and synced.",
+                value: Double(checkpointer.logPagesAtLastCommit)),
+            StoreMetric(
                 name: "coordinatord_database_bytes", type: "gauge", help: "Bytes of the SQLite database file and its WAL.",
                 value: Double(bytes)),
         ]

@@ -45,7 +45,10 @@ import Testing
         let path = MigratorTests.temporaryPath()
         try SQLiteConnection(path: path).execute("CREATE TABLE blobs (payload BLOB)")
         let firstSync = HeldOnce()
-        let checkpointer = try Checkpointer(path: path, threshold: 64, beforeSync: { firstSync.pass() })
+        let checkpointer = try Checkpointer(path: path, threshold: 64) { file, inSlices in
+            firstSync.pass()
+            return Checkpointer.sync(file, inSlices: inSlices)
+        }
         let writer = try Writer(path: path, checkpointer: checkpointer)
         let insert = "INSERT INTO blobs (payload) VALUES (zeroblob(?1))"
         try await writer.write { try $0.run(insert, [.int(300 * 1024)]) }
@@ -58,6 +61,37 @@ import Testing
         #expect(checkpointer.current.checkpoints == 0)
 
         firstSync.release()
+        try await waitUntil("a later write starts the log over") {
+            try await writer.write { try $0.run(insert, [.int(100)]) }
+            return checkpointer.logPagesAtLastCommit < 64
+        }
+        #expect(checkpointer.current.checkpoints >= 1)
+        await writer.close()
+        await checkpointer.close()
+        let rows = try SQLiteConnection(path: path).queryFirst("SELECT count(*) FROM blobs", []) { $0.int(0) }
+        #expect(rows ?? 0 >= 5)
+    }
+
+    /// A failed sync keeps the pages it was to make durable in the log: the log does not start over,
+    /// the failure is counted, and once a later round syncs, it does.
+    @Test(.timeLimit(.minutes(2))) func aFailedSyncKeepsTheLogUntilASyncSucceeds() async throws {
+        let path = MigratorTests.temporaryPath()
+        try SQLiteConnection(path: path).execute("CREATE TABLE blobs (payload BLOB)")
+        let failing = Atomic(true)
+        let checkpointer = try Checkpointer(path: path, threshold: 64) { file, inSlices in
+            !failing.load(ordering: .relaxed) && Checkpointer.sync(file, inSlices: inSlices)
+        }
+        let writer = try Writer(path: path, checkpointer: checkpointer)
+        let insert = "INSERT INTO blobs (payload) VALUES (zeroblob(?1))"
+        try await writer.write { try $0.run(insert, [.int(300 * 1024)]) }
+        let logPages = checkpointer.logPagesAtLastCommit
+        try await waitUntil("a round whose sync failed") { checkpointer.current.failedRounds >= 1 }
+
+        for _ in 0..<3 { try await writer.write { try $0.run(insert, [.int(100)]) } }
+        #expect(checkpointer.logPagesAtLastCommit > logPages, "the log started over after a failed sync")
+        #expect(checkpointer.current.checkpoints == 0)
+
+        failing.store(false, ordering: .relaxed)
         try await waitUntil("a later write starts the log over") {
             try await writer.write { try $0.run(insert, [.int(100)]) }
             return checkpointer.logPagesAtLastCommit < 64
