@@ -132,9 +132,13 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
             let stop = closed
             condition.unlock()
             if stop { return }
-            // A failure (the file gone, the disk failing) leaves the log as it is, and the next
-            // commit asks again; the writer's own checks report such states.
-            guard let copied = copyBack(connections) else {
+            let copied: (logPages: Int, copiedPages: Int)
+            switch copyBack(connections) {
+            case .copied(let logPages, let copiedPages): copied = (logPages, copiedPages)
+            case .busy: continue  // the writer is copying the tail; the next commit asks again
+            case .failed:
+                // The file gone, the disk failing: the log stays as it is, the next commit asks
+                // again, and the writer's own checks report such states.
                 condition.lock()
                 statistics = statistics.failed()
                 condition.unlock()
@@ -149,6 +153,7 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
             } else if tail <= threshold / 16 || rounds >= Self.maxRounds {
                 rounds = 0
                 unfinished = true
+                requested = false  // the commits during this round asked for what the writer does now
             } else {
                 requested = true  // another round, shorter than this one
             }
@@ -156,30 +161,44 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
         }
     }
 
-    /// One round: guard, copy, write out and sync, unguard. Nil if a step failed; the guard then
-    /// stays until a later round's sync succeeds, since pages copied back may not be durable.
-    private func copyBack(_ connections: CheckpointConnections) -> (logPages: Int, copiedPages: Int)? {
-        if !connections.guarding {
+    /// How a round ended.
+    private enum Round {
+        case copied(logPages: Int, copiedPages: Int)
+        /// Another checkpoint (the writer's) was running: nothing was copied.
+        case busy
+        /// A step failed. After a failed sync the guard stays until a later round's sync
+        /// succeeds, since pages copied back may not be durable.
+        case failed
+    }
+
+    /// One round: guard, copy, write out and sync, unguard.
+    private func copyBack(_ connections: CheckpointConnections) -> Round {
+        let guardedBefore = connections.guarding
+        if !guardedBefore {
             // Reading a page starts the guard's read transaction, at the log's current end.
             guard (try? connections.guardian.execute("BEGIN; SELECT count(*) FROM sqlite_schema")) != nil else {
                 try? connections.guardian.execute("ROLLBACK")
-                return nil
+                return .failed
             }
             connections.guarding = true
         }
         var logPages: Int32 = 0
         var copiedPages: Int32 = 0
-        guard
-            sqlite3_wal_checkpoint_v2(
-                connections.copier.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copiedPages) == SQLITE_OK
-        else { return nil }
+        let code = sqlite3_wal_checkpoint_v2(
+            connections.copier.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copiedPages)
+        guard code == SQLITE_OK else {
+            guard code & 0xff == SQLITE_BUSY else { return .failed }
+            // Nothing copied: unless an earlier sync failed, the guard has nothing to keep.
+            if !guardedBefore, (try? connections.guardian.execute("COMMIT")) != nil { connections.guarding = false }
+            return .busy
+        }
         // Pages copied by this round; fewer than the total after the log started over.
         let copiedNow = copiedPages >= connections.copiedBefore ? copiedPages - connections.copiedBefore : copiedPages
-        guard sync(file, Int(copiedNow) >= threshold / 4) else { return nil }
+        guard sync(file, Int(copiedNow) >= threshold / 4) else { return .failed }
         connections.copiedBefore = copiedPages
-        guard (try? connections.guardian.execute("COMMIT")) != nil else { return nil }
+        guard (try? connections.guardian.execute("COMMIT")) != nil else { return .failed }
         connections.guarding = false
-        return (Int(logPages), Int(copiedPages))
+        return .copied(logPages: Int(logPages), copiedPages: Int(copiedPages))
     }
 
     /// Syncs the file; first, `inSlices`, writes its dirty pages out a slice at a time, waiting for
