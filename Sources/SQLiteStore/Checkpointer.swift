@@ -202,8 +202,8 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
     }
 
     /// Syncs the file; first, `inSlices`, writes its dirty pages out a slice at a time, waiting for
-    /// each. The slice grows with the file (1/64 of it), so that a large file takes few calls; a
-    /// round dirties at most `threshold` pages, spread over the slices.
+    /// each. The slice grows with the file (1/64 of it), so that a large file takes few calls; the
+    /// pages a round dirties (those committed since the last one) spread over the slices.
     package static func sync(_ file: Int32, inSlices: Bool) -> Bool {
         guard inSlices else { return fdatasync(file) == 0 }
         var status = stat()
