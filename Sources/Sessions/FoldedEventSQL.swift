@@ -47,16 +47,24 @@ enum FoldedEventSQL {
         var parts = ["updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)"]
         if let journal {
             let record = journal.record
+            let user = parameter(record.user.map { .integer($0) } ?? .null)
             parts.append(
                 """
                 journaled AS (INSERT INTO session_journal (\(JournalSQL.columns))
                     SELECT ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
                         \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
                         \(parameter(.text(JournalSQL.payloadText(record)))),
-                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3,
-                        \(parameter(record.user.map { .integer($0) } ?? .null))::bigint
+                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3, \(user)::bigint
                     FROM updated)
                 """)
+            if record.user != nil {
+                // As `JournalSQL.listUser`.
+                parts.append(
+                    """
+                    listed AS (INSERT INTO journal_users (session_id, user_id) SELECT ?1, \(user)::bigint FROM updated
+                        ON CONFLICT DO NOTHING)
+                    """)
+            }
             if let bound = JournalSQL.trimBound(after: record, keep: journal.keep) {
                 parts.append(
                     """

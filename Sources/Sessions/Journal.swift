@@ -112,6 +112,7 @@ enum JournalSQL {
                 .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
                 record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
             ])
+        if let user = record.user { try connection.run(listUser, [.text(record.session), .integer(user)]) }
         if let bound = trimBound(after: record, keep: keep) {
             try connection.run(
                 "DELETE FROM session_journal WHERE session_id = ?1 AND version <= ?2", [.text(record.session), .int(bound)])
@@ -127,6 +128,10 @@ enum JournalSQL {
     /// connection finds by that text in its cache).
     private static let insert =
         "INSERT INTO session_journal (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+
+    /// Lists the session ?1 under user ?2, once: an event of a session already listed only reads
+    /// the table's page, which the commit then leaves alone.
+    static let listUser = "INSERT INTO journal_users (session_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
 
     /// After appending `record`, the session's entries at or below this version go (every
     /// `trimEvery` versions, keeping the newest `keep`); nil when none go now.
@@ -184,14 +189,15 @@ enum JournalSQL {
 
     /// Deletes the whole journal of every session user `id` was signed in to (an account deleted).
     static func forget(_ connection: any SQLConnection, user id: Int64) throws {
-        try connection.run(
-            "DELETE FROM session_journal WHERE session_id IN (SELECT session_id FROM session_journal WHERE user_id = ?1)",
-            [.integer(id)])
+        let sessions = try connection.query(
+            "SELECT session_id FROM journal_users WHERE user_id = ?1", [.integer(id)]) { $0.string(0) }
+        for session in sessions { try delete(connection, session: session) }
     }
 
-    /// Deletes session `id`'s journal (the session was deleted).
+    /// Deletes session `id`'s journal (the session was deleted, or a user it named).
     static func delete(_ connection: any SQLConnection, session id: String) throws {
         try connection.run("DELETE FROM session_journal WHERE session_id = ?1", [.text(id)])
+        try connection.run("DELETE FROM journal_users WHERE session_id = ?1", [.text(id)])
     }
 
     /// True when session `id` is stored or the journal still holds entries of it (it ended since).
@@ -207,13 +213,24 @@ enum JournalSQL {
 
     /// Deletes entries written before `before` among the `limit` oldest; returns how many. The
     /// oldest entries come first by id, so the sweep walks the table from its start in bounded
-    /// batches and stops at the first batch with anything younger.
+    /// batches and stops at the first batch with anything younger. A session left with no entry
+    /// is no longer listed under its users.
     static func deleteOld(_ connection: any SQLConnection, before: Int64, limit: Int) throws -> Int {
-        try connection.run(
+        let sessions = try connection.query(
             """
             DELETE FROM session_journal WHERE at < ?1 AND id IN
                 (SELECT id FROM session_journal ORDER BY id LIMIT ?2)
-            """, [.integer(before), .int(limit)])
+            RETURNING session_id
+            """, [.integer(before), .int(limit)]
+        ) { $0.string(0) }
+        for session in Set(sessions) {
+            try connection.run(
+                """
+                DELETE FROM journal_users
+                WHERE session_id = ?1 AND NOT EXISTS (SELECT 1 FROM session_journal WHERE session_id = ?1)
+                """, [.text(session)])
+        }
+        return sessions.count
     }
 }
 

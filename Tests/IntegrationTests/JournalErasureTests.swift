@@ -1,4 +1,6 @@
 import Foundation
+import PostgresStore
+import SQLiteStore
 import Store
 import TestSupport
 import Testing
@@ -121,6 +123,72 @@ import Testing
             "SELECT count(*) FROM session_journal WHERE session_id = ?1", [.text(client.id)]
         ) { $0.int(0) }
         #expect(rows == 0)
+        #expect(try Self.listedUsers(client.id, connection) == [], "a deleted session is listed under no user")
+    }
+
+    @Test(arguments: Backend.allCases) func aSessionIsListedOnceUnderEachUserUntilItsJournalIsGone(
+        backend: Backend
+    ) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--test-hooks", "--journal-retention", "100", "--session-idle-timeout", "1000"])
+        var client = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&client, Self.ada)
+        try await Self.settings(&client, then: [("done", nil)])
+        let connection = try StoredData.open(server.databasePath)
+        let ada = try connection.queryFirst("SELECT user_id FROM sessions WHERE id = ?1", [.text(client.id)]) { $0.int64(0) }
+        let entries = try connection.queryFirst(
+            "SELECT count(*) FROM session_journal WHERE session_id = ?1 AND user_id = ?2", [.text(client.id), .integer(ada ?? 0)]
+        ) { $0.int(0) }
+        #expect(ada != nil && (entries ?? 0) >= 4, "\(entries ?? 0) entries name her")
+        #expect(try Self.listedUsers(client.id, connection) == [ada], "one row, however many entries name her")
+
+        // Past the retention age the sweep deletes the entries, and the session's listing with them.
+        try await server.advanceClock(seconds: 101)
+        try await server.sweep()
+        #expect(try Self.listedUsers(client.id, connection) == [])
+        // Its next entry lists it again (the session lives on: the idle timeout is 1,000 s).
+        try Journey.expect200(try await client.send("selectTab", ["tab": "home"]))
+        #expect(try Self.listedUsers(client.id, connection) == [ada])
+    }
+
+    /// A journal written before the listing existed (migration 14) is listed by the migration,
+    /// from the users its entries name.
+    @Test(arguments: Backend.allCases) func theMigrationListsTheUsersEarlierEntriesName(backend: Backend) async throws {
+        let database = try await backend.newDatabase()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = repository.appendingPathComponent("migrations/\(backend == .sqlite ? "sqlite" : "postgresql")").path
+        let earlier = try Migration.load(directory: folder).filter { $0.version <= 13 }
+        #expect(earlier.last?.version == 13)
+        let connection: any SQLConnection
+        switch backend {
+        case .sqlite:
+            let sqlite = try SQLiteConnection(path: database)
+            _ = try Migrator(migrations: earlier).migrate(sqlite)
+            connection = sqlite
+        case .postgresql:
+            let postgres = try PostgresConnection(url: database)
+            _ = try PostgresMigrator(migrations: earlier).migrate(postgres)
+            connection = postgres
+        }
+        for (session, user) in [("s1", 7), ("s1", 7), ("s1", 8), ("s2", nil), ("s3", 7)] as [(String, Int64?)] {
+            try connection.run(
+                """
+                INSERT INTO session_journal (session_id, version_before, version, at, node, screen, screen_name, event,
+                    payload, redacted, replay, user_id) VALUES (?1, 1, 2, 0, 'n', '', '', 'e', 'null', '[]', 0, ?2)
+                """, [.text(session), user.map { .integer($0) } ?? .null])
+        }
+        let server = try await ServerProcess.start(databasePath: database, arguments: [])
+        let listed = try connection.query(
+            "SELECT session_id, user_id FROM journal_users ORDER BY session_id, user_id"
+        ) { "\($0.string(0))/\($0.int64(1))" }
+        #expect(listed == ["s1/7", "s1/8", "s3/7"])
+        try await server.stop()
+    }
+
+    /// The users session `id` is listed under, for erasure.
+    static func listedUsers(_ id: String, _ connection: any SQLConnection) throws -> [Int64?] {
+        try connection.query("SELECT user_id FROM journal_users WHERE session_id = ?1", [.text(id)]) { $0.int64(0) }
     }
 
     @Test(arguments: Backend.allCases) func theHistoryOfAnUnknownSessionIsNotFound(backend: Backend) async throws {
