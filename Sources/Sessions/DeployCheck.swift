@@ -115,10 +115,12 @@ package struct DeployCheck: Sendable {
     /// Replays session `id`'s journaled events, each from the snapshot before it.
     private func replay(session id: String, on connection: any SQLConnection, into report: inout DeployCheckReport) async throws {
         let entries = try connection.query(
-            """
-            SELECT version_before, version, at, screen, event, payload, redacted, snapshot FROM session_journal
-            WHERE session_id = ?1 AND replay = 0 AND snapshot IS NOT NULL ORDER BY version
-            """, [.text(id)]
+            JournalSQL.walk(from: JournalSQL.head)
+                + """
+                 SELECT e.version_before, e.version, e.at, e.screen, e.event, e.payload, e.redacted, e.snapshot
+                FROM walk JOIN session_journal e ON e.id = walk.id
+                WHERE walk.replay = 0 AND e.snapshot IS NOT NULL ORDER BY walk.version
+                """, [.text(id)]
         ) { row in
             (
                 before: row.int(0), version: row.int(1), at: row.int64(2), screen: row.string(3), event: row.string(4),

@@ -44,18 +44,27 @@ enum FoldedEventSQL {
             assignments += ", user_id = \(parameter(identity.userID.map { .integer($0) } ?? .null))"
         }
         if expiresAt / 3600 != previousExpiresAt / 3600 { assignments += ", expires_hour = ?5 / 3600" }
-        var parts = ["updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)"]
+        var parts: [String] = []
+        if journal != nil {
+            // The entry's id is drawn first, so that the row can name it as its journal's head;
+            // the row is locked to the commit, so that another node's replay entry chains onto this.
+            parts.append("head AS (SELECT journal_head FROM sessions WHERE id = ?1 AND version = ?2 FOR UPDATE)")
+            parts.append("entry AS (SELECT nextval(pg_get_serial_sequence('session_journal', 'id')) AS id FROM head)")
+            assignments += ", journal_head = (SELECT id FROM entry)"
+        }
+        parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)")
         if let journal {
             let record = journal.record
             let user = parameter(record.user.map { .integer($0) } ?? .null)
             parts.append(
                 """
-                journaled AS (INSERT INTO session_journal (\(JournalSQL.columns))
-                    SELECT ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
+                journaled AS (INSERT INTO session_journal (id, \(JournalSQL.columns)) OVERRIDING SYSTEM VALUE
+                    SELECT entry.id, ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
                         \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
                         \(parameter(.text(JournalSQL.payloadText(record)))),
-                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3, \(user)::bigint
-                    FROM updated)
+                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0, ?3, \(user)::bigint,
+                        head.journal_head
+                    FROM updated, entry, head)
                 """)
             if record.user != nil {
                 // As `JournalSQL.listUser`.
@@ -66,11 +75,10 @@ enum FoldedEventSQL {
                     """)
             }
             if let bound = JournalSQL.trimBound(after: record, keep: journal.keep) {
-                parts.append(
-                    """
-                    trimmed AS (DELETE FROM session_journal
-                        WHERE session_id = ?1 AND version <= \(parameter(.int(bound))) AND EXISTS (SELECT 1 FROM updated))
-                    """)
+                // The statement's parts see the table as it was: the head is the previous entry.
+                let trim = JournalSQL.trim(
+                    bound: parameter(.int(bound)), head: "SELECT journal_head FROM head", when: "EXISTS (SELECT 1 FROM updated)")
+                parts.append("trimmed AS (\(trim))")
             }
         }
         if let answer {

@@ -123,7 +123,17 @@ enum SessionSQL {
             DELETE FROM idempotency_keys
             WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?1 AND id <> ?2)
             """, [.integer(userID), .text(except)])
-        try connection.run("DELETE FROM sessions WHERE user_id = ?1 AND id <> ?2", [.integer(userID), .text(except)])
+        try deleteRows("DELETE FROM sessions WHERE user_id = ?1 AND id <> ?2", [.integer(userID), .text(except)], connection)
+    }
+
+    /// Runs `delete` (a `DELETE FROM sessions`); the journals of the sessions it ends stay
+    /// readable for their retention (`JournalSQL.keepHeads`). Returns how many rows went.
+    private static func deleteRows(_ delete: String, _ values: [SQLValue], _ connection: any SQLConnection) throws -> Int {
+        let rows = try connection.query(delete + " RETURNING id, journal_head", values) { row in
+            (id: row.string(0), head: row.isNull(1) ? nil : row.int64(1))
+        }
+        try JournalSQL.keepHeads(connection, of: rows)
+        return rows.count
     }
 
     /// Deletes up to `limit` expired sessions with their stored answers; returns how many
@@ -140,11 +150,11 @@ enum SessionSQL {
             """, [.integer(now), .int(limit)])
         // The outer condition is checked again on each row as it is deleted (PostgreSQL rechecks
         // it on a row another node just touched).
-        return try connection.run(
+        return try deleteRows(
             """
             DELETE FROM sessions WHERE expires_at < ?1 AND id IN
                 (SELECT id FROM sessions WHERE expires_hour <= ?1 / 3600 AND expires_at < ?1 LIMIT ?2)
-            """, [.integer(now), .int(limit)])
+            """, [.integer(now), .int(limit)], connection)
     }
 
     /// Deletes up to `limit` stored answers created before `before`; returns how many.

@@ -284,9 +284,9 @@ package final class SessionService: Sendable {
         let id = session.id
         try await session.lock.withLock {
             try await self.write {
-                try SessionSQL.delete($0, id: id)
                 // A deleted session leaves no history behind (an ended one keeps it for the retention).
                 try JournalSQL.delete($0, session: id)
+                try SessionSQL.delete($0, id: id)
                 try self.noticeOtherNodes([.deleted(id)], $0)
             }
             session.update { $0.expiresAt = Int64.min }

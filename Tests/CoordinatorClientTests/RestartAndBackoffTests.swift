@@ -18,19 +18,26 @@ import Testing
 
         var server: ServerProcess? { started.withLock { $0 } }
 
-        func restartOnce() async throws {
-            guard server == nil else { return }
-            let server = try await ServerProcess.start(
+        /// A server on the database and port.
+        func launch() async throws -> ServerProcess {
+            try await ServerProcess.start(
                 commandLine: ["serve", "--port", "\(port)", "--database", databasePath, "--log-level", "warning"],
                 databasePath: databasePath)
+        }
+
+        func restartOnce() async throws {
+            guard server == nil else { return }
+            let server = try await launch()
             started.withLock { $0 = server }
         }
     }
 
     @Test(arguments: Backend.allCases) func aServerRestartMidJourneyIsRiddenOut(backend: Backend) async throws {
         let databasePath = try await backend.newDatabase()
-        let first = try await ServerProcess.start(databasePath: databasePath)
-        let restarter = Restarter(databasePath: databasePath, port: first.port)
+        // The second server listens on the first one's port: one the kernel gives no one else meanwhile.
+        let port = try FreePort.outsideTheEphemeralRange()
+        let restarter = Restarter(databasePath: databasePath, port: port)
+        let first = try await restarter.launch()
         // The client's first wait is when the server is down: the test brings it back then.
         let harness = ClientHarness(port: first.port) { _ in try await restarter.restartOnce() }
         let client = harness.client

@@ -151,9 +151,36 @@ import Testing
         #expect(try Self.listedUsers(client.id, connection) == [ada])
     }
 
-    /// A journal written before the listing existed (migration 14) is listed by the migration,
-    /// from the users its entries name.
-    @Test(arguments: Backend.allCases) func theMigrationListsTheUsersEarlierEntriesName(backend: Backend) async throws {
+    /// An ended session's history stays readable by its journal's newest entry, kept when its
+    /// row went; once the sweep deleted the journal, the session is unknown.
+    @Test(arguments: Backend.allCases) func anEndedSessionIsKnownUntilItsJournalIsSwept(backend: Backend) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend,
+            arguments: [
+                "--test-hooks", "--operator-key-file", try OperatorAccessTests.keyFile(), "--session-idle-timeout", "10",
+                "--journal-retention", "100",
+            ])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("signUp"))
+        try await server.advanceClock(seconds: 11)
+        try await server.sweep()
+        ProblemAssertions.expect(try await client.get(""), 401, "unauthorized")
+        #expect(try await Self.operatorEntries(server, client.id) == ["signUp", "(start)"])
+        #expect(try await Self.operatorGet(server, client.id + "/history/2").status == 200)
+
+        try await server.advanceClock(seconds: 100)
+        try await server.sweep()
+        ProblemAssertions.expect(try await Self.operatorGet(server, client.id + "/history"), 404, "session-not-found")
+        let heads = try StoredData.open(server.databasePath).queryFirst(
+            "SELECT count(*) FROM journal_heads WHERE session_id = ?1", [.text(client.id)]) { $0.int(0) }
+        #expect(heads == 0)
+    }
+
+    /// A journal written before migrations 14 and 15 is chained and listed by them: each entry
+    /// names its session's previous one, the session's row (or, for a session that ended, a
+    /// row of `journal_heads`) its newest, and each session is listed under the users its
+    /// entries name.
+    @Test(arguments: Backend.allCases) func theMigrationsChainAndListEarlierEntries(backend: Backend) async throws {
         let database = try await backend.newDatabase()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -171,7 +198,13 @@ import Testing
             _ = try PostgresMigrator(migrations: earlier).migrate(postgres)
             connection = postgres
         }
-        for (session, user) in [("s1", 7), ("s1", 7), ("s1", 8), ("s2", nil), ("s3", 7)] as [(String, Int64?)] {
+        // s2 lives on (its row is kept); s1 and s3 ended.
+        try connection.run(
+            """
+            INSERT INTO sessions (id, token_hash, version, snapshot, created_at, last_used_at, expires_at, expires_hour)
+            VALUES ('s2', ?1, 3, ?1, 0, 0, 0, 0)
+            """, [.blob([1, 2, 3])])
+        for (session, user) in [("s1", 7), ("s2", nil), ("s1", 7), ("s1", 8), ("s3", 7), ("s2", nil)] as [(String, Int64?)] {
             try connection.run(
                 """
                 INSERT INTO session_journal (session_id, version_before, version, at, node, screen, screen_name, event,
@@ -183,6 +216,14 @@ import Testing
             "SELECT session_id, user_id FROM journal_users ORDER BY session_id, user_id"
         ) { "\($0.string(0))/\($0.int64(1))" }
         #expect(listed == ["s1/7", "s1/8", "s3/7"])
+        let chain = try connection.query("SELECT id, previous_id FROM session_journal ORDER BY id") {
+            "\($0.int64(0))←\($0.isNull(1) ? "-" : String($0.int64(1)))"
+        }
+        #expect(chain == ["1←-", "2←-", "3←1", "4←3", "5←-", "6←2"])
+        let heads = try connection.query(
+            "SELECT session_id, head FROM journal_heads UNION ALL SELECT id, journal_head FROM sessions ORDER BY 1"
+        ) { "\($0.string(0))→\($0.int64(1))" }
+        #expect(heads == ["s1→4", "s2→6", "s3→5"])
         try await server.stop()
     }
 

@@ -167,6 +167,36 @@ import Testing
         #expect(replays.count == 8)
     }
 
+    /// Replaying many answers, each at most eight times, journals at most 64 replays between two
+    /// events: the ninth answer's replays are not journaled.
+    @Test(arguments: Backend.allCases) func replaysBetweenTwoEventsAreBounded(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
+        var client = try await SessionClient.create(port: server.port)
+        var sent: [(event: String, screen: String, version: Int)] = []
+        for index in 0..<9 {
+            let (event, screen) = (index % 2 == 0 ? "signUp" : "back", client.top)
+            try Journey.expect200(try await client.send(event, headers: ["Idempotency-Key": "k\(index)"]))
+            sent.append((event, screen, client.version))
+        }
+        for (index, answer) in sent.enumerated() {
+            for _ in 0..<9 {
+                var retry = client
+                try Journey.expect200(
+                    try await retry.send(answer.event, screen: answer.screen, headers: ["Idempotency-Key": "k\(index)"]))
+                #expect(retry.version == answer.version)
+            }
+        }
+        let replays = try await Self.history(client).filter { $0["replay"] as? Bool == true }
+        #expect(replays.count == 64)
+        let versions = Dictionary(grouping: replays) { $0["version"] as? Int ?? 0 }.mapValues(\.count)
+        #expect(versions == Dictionary(uniqueKeysWithValues: sent.prefix(8).map { ($0.version, 8) }))
+        // An event starts a new run of replays.
+        try Journey.expect200(try await client.send(client.topScreen.name == "firstRun" ? "signUp" : "back"))
+        var retry = client
+        try Journey.expect200(try await retry.send(sent[8].event, screen: sent[8].screen, headers: ["Idempotency-Key": "k8"]))
+        #expect(try await Self.history(client).filter { $0["replay"] as? Bool == true }.count == 65)
+    }
+
     @Test(arguments: Backend.allCases) func retentionTrimsBySessionAndByAge(backend: Backend) async throws {
         let server = try await ServerProcess.start(
             backend: backend, arguments: ["--test-hooks", "--journal-max-versions", "16", "--journal-retention", "100", "--sweep-batch-size", "5"])
@@ -191,6 +221,35 @@ import Testing
         // The sessions themselves live on (idle timeout is a week).
         try Journey.expect200(try await client.send("back"))
         #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [49])
+    }
+
+    /// With 20 versions kept, a trim starts from the anchor (every 16th version) above its bound
+    /// and cuts exactly there; the next one cuts where this one ended.
+    @Test(arguments: Backend.allCases) func aTrimKeepsExactlyTheNewestVersions(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--journal-max-versions", "20"])
+        var client = try await SessionClient.create(port: server.port)
+        for index in 0..<47 { try Journey.expect200(try await client.send(index % 2 == 0 ? "signUp" : "back")) }
+        #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == Array((29...48).reversed()))
+        for index in 0..<16 { try Journey.expect200(try await client.send(index % 2 == 0 ? "back" : "signUp")) }
+        #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == Array((45...64).reversed()))
+        ProblemAssertions.expect(try await client.get("/history/44"), 404, "version-not-retained")
+        #expect(try await client.get("/history/45").status == 200)
+        #expect(try await client.get("/history/50").status == 200)
+    }
+
+    /// A cursor is a position in its own session's history: another session's reads nothing.
+    @Test func aCursorOfAnotherSessionReadsNothing() async throws {
+        let server = try await ServerProcess.start()
+        var ada = try await SessionClient.create(port: server.port)
+        var bob = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await ada.send("signUp"))
+        try Journey.expect200(try await bob.send("signUp"))
+        let adas = try await Self.history(ada)
+        let cursor = try #require(adas.first?["cursor"] as? String)
+        let response = try await bob.get("/history?before=\(cursor)")
+        #expect(response.status == 200)
+        #expect((response.json["entries"] as? [Any])?.isEmpty == true, "\(response.text)")
+        #expect(try await Self.history(bob).count == 2)
     }
 
     @Test func theJournalCanBeSwitchedOff() async throws {

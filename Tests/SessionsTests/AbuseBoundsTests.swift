@@ -113,7 +113,8 @@ import Testing
         func close() async { await base.close() }
     }
 
-    /// Passes every call to the real connection and notes each statement `run` and the rows it changed.
+    /// Passes every call to the real connection and notes each statement `run` (or run with
+    /// `RETURNING`) and the rows it changed.
     final class RecordingConnection: SQLConnection {
         let base: any SQLConnection
         let log: StatementLog
@@ -131,7 +132,10 @@ import Testing
             return changes
         }
         func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
-            try base.query(sql, values, map)
+            let rows = try base.query(sql, values, map)
+            // A statement with `RETURNING` changed the rows it returned.
+            if sql.contains("RETURNING") { log.entries.withLock { $0.append((sql, rows.count)) } }
+            return rows
         }
         func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
             try base.queryFirst(sql, values, map)

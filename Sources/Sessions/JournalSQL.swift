@@ -1,0 +1,232 @@
+import Navigation
+import Store
+
+/// The SQL of the `session_journal` table, in SQL that SQLite and PostgreSQL both accept.
+///
+/// A session's entries form a chain, newest to oldest: each names its session's previous entry
+/// (`previous_id`), and the session's row names the newest (`sessions.journal_head`; once the
+/// row is gone, `journal_heads`). So an event writes its entry at the end of the table and a
+/// column of the row it rewrites anyway, instead of an index entry per event, whose leaf page
+/// lay anywhere in the file. Reads walk the chain from the head (a recursive query); every
+/// `trimEvery`-th version is indexed as an anchor (`session_journal_anchor`), where the trim and
+/// a lookup by version start instead. Entries of a session are only ever cut from the old end
+/// (the trim, the age sweep), so the chain from the head reaches every entry the session has.
+enum JournalSQL {
+    /// Appends `record`, as its session's newest entry; every `trimEvery` versions also drops
+    /// the session's versions older than its newest `keep`, so a session's journal stays bounded
+    /// without a scan of the table. Nothing is appended for a session whose row is gone.
+    ///
+    /// A replay changes nothing, so a client could replay answers forever: at most
+    /// `replaysPerVersion` replays of a version, and `replaysBetweenEvents` in all, are journaled
+    /// after an event.
+    static func append(_ connection: any SQLConnection, _ record: JournalRecord, node: String, keep: Int) throws {
+        // On PostgreSQL the row stays locked to the commit: another node's entry of the same
+        // session waits, and then chains onto this one.
+        let lock = connection.dialect == .postgresql ? " FOR UPDATE" : ""
+        let found = try connection.queryFirst(
+            (record.replay ? headAndReplays : "SELECT journal_head, 0, 0 FROM sessions WHERE id = ?1") + lock,
+            record.replay ? [.text(record.session), .int(record.version)] : [.text(record.session)]
+        ) { row in (head: row.isNull(0) ? nil : row.int64(0), replays: row.int(1), ofVersion: row.int(2)) }
+        guard let found, found.replays < replaysBetweenEvents, found.ofVersion < replaysPerVersion else { return }
+        let head = found.head
+        let id = try connection.queryFirst(
+            insert,
+            [
+                .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
+                .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
+                .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
+                record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
+                head.map { .integer($0) } ?? .null,
+            ]
+        ) { $0.int64(0) }
+        if let id {
+            try connection.run("UPDATE sessions SET journal_head = ?2 WHERE id = ?1", [.text(record.session), .integer(id)])
+        }
+        if let user = record.user { try connection.run(listUser, [.text(record.session), .integer(user)]) }
+        if let bound = trimBound(after: record, keep: keep) {
+            try connection.run(
+                trim(bound: "?2", head: "SELECT journal_head FROM sessions WHERE id = ?1"), [.text(record.session), .int(bound)])
+        }
+    }
+
+    /// The columns an entry fills, in the order `append` binds them; PostgreSQL's folded event
+    /// write (`FoldedEventSQL`) fills the same ones.
+    static let columns =
+        "session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot, user_id, previous_id"
+
+    /// Made once: built per event, its text cost more than the statement it names (which the
+    /// connection finds by that text in its cache).
+    private static let insert =
+        "INSERT INTO session_journal (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id"
+
+    /// Lists the session ?1 under user ?2, once: an event of a session already listed only reads
+    /// the table's page, which the commit then leaves alone.
+    static let listUser = "INSERT INTO journal_users (session_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
+
+    /// Session ?1's head, with the replays among its entries since its last event, and those of version ?2.
+    private static let headAndReplays =
+        walk(from: "SELECT journal_head FROM sessions WHERE id = ?1", while: "walk.replay = 1 AND walk.step <= \(replaysBetweenEvents)")
+        + """
+         SELECT journal_head, (SELECT coalesce(sum(replay), 0) FROM walk),
+            (SELECT coalesce(sum(CASE WHEN version = ?2 THEN replay ELSE 0 END), 0) FROM walk)
+        FROM sessions WHERE id = ?1
+        """
+
+    /// After appending `record`, the session's entries at or below this version go (every
+    /// `trimEvery` versions, keeping the newest `keep`); nil when none go now.
+    static func trimBound(after record: JournalRecord, keep: Int) -> Int? {
+        guard !record.replay && record.version % trimEvery == 0 && record.version > keep else { return nil }
+        return record.version - max(1, keep)
+    }
+
+    /// Deletes session ?1's entries at or below version `bound` (SQL), if `condition` holds. The
+    /// walk starts at the oldest anchor above the bound (or at `head`, SQL naming an entry, when
+    /// there is none yet) and ends where the last trim cut: about `trimEvery` entries.
+    static func trim(bound: String, head: String, when condition: String = "1 = 1") -> String {
+        let anchor = """
+            coalesce((SELECT id FROM session_journal WHERE session_id = ?1 AND version % 16 = 0 AND replay = 0
+                AND version > \(bound) ORDER BY version LIMIT 1), (\(head)))
+            """
+        return """
+            DELETE FROM session_journal
+            WHERE id IN (\(walk(from: anchor)) SELECT id FROM walk WHERE version <= \(bound)) AND \(condition)
+            """
+    }
+
+    /// Session ?1's newest entry: its row's head, or the head kept when the row went.
+    static let head =
+        "coalesce((SELECT journal_head FROM sessions WHERE id = ?1), (SELECT head FROM journal_heads WHERE session_id = ?1))"
+
+    /// A recursive walk down a session's chain, as the table `walk(id, previous_id, version,
+    /// replay, step)`: from the entry `start` (SQL naming an id; step 1) to older ones, on from
+    /// an entry only while `more` (SQL over `walk`, that entry) holds. Ends where the chain was cut.
+    static func walk(from start: String, while more: String = "1 = 1") -> String {
+        """
+        WITH RECURSIVE walk(id, previous_id, version, replay, step) AS (
+            SELECT id, previous_id, version, replay, 1 FROM session_journal WHERE id = (\(start))
+            UNION ALL
+            SELECT j.id, j.previous_id, j.version, j.replay, walk.step + 1
+            FROM walk JOIN session_journal j ON j.id = walk.previous_id WHERE \(more))
+        """
+    }
+
+    /// The journaled payload, as stored: JSON text.
+    static func payloadText(_ record: JournalRecord) -> String {
+        String(decoding: record.payload.payload.serialized(), as: UTF8.self)
+    }
+
+    /// The names of the members left out of a payload, as stored: a JSON array (a name may hold any character).
+    static func redactedText(_ names: [String]) -> String {
+        String(decoding: JSONValue.array(names.map(JSONValue.string)).serialized(), as: UTF8.self)
+    }
+
+    static func redacted(fromText text: String) -> [String] {
+        ((try? JSONValue.parse(Array(text.utf8)))?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// Replays journaled per session version at most.
+    static let replaysPerVersion = 8
+
+    /// Replays journaled between two events of a session at most.
+    static let replaysBetweenEvents = 64
+
+    /// How often (in versions) a session's journal is trimmed to its newest versions. Every
+    /// version divisible by it is an anchor: `session_journal_anchor` (migration 15) writes it out.
+    static let trimEvery = 16
+
+    /// Up to `limit` entries of `session`, newest first, older than the entry `before` if given
+    /// (a cursor of this session; another session's is no entry).
+    static func page(_ connection: any SQLConnection, session: String, before: Int64?, limit: Int) throws -> [JournalEntry] {
+        let start = before == nil ? head : "SELECT previous_id FROM session_journal WHERE id = ?2 AND session_id = ?1"
+        return try connection.query(
+            walk(from: start, while: "walk.step < ?3")
+                + """
+                 SELECT e.id, e.version_before, e.version, e.at, e.node, e.screen, e.screen_name, e.event, e.payload,
+                        e.redacted, e.replay, CASE WHEN e.snapshot IS NULL THEN 0 ELSE 1 END
+                FROM walk JOIN session_journal e ON e.id = walk.id ORDER BY walk.step
+                """, [.text(session), .integer(before ?? 0), .int(limit)]
+        ) { row in
+            JournalEntry(
+                id: row.int64(0), versionBefore: row.int(1), version: row.int(2), at: row.int64(3), node: row.string(4),
+                screen: row.string(5), screenName: row.string(6), event: row.string(7), payload: row.string(8),
+                redacted: redacted(fromText: row.string(9)), replay: row.int(10) == 1,
+                hasSnapshot: row.int(11) == 1)
+        }
+    }
+
+    /// The stored snapshot `session` had at `version`, if the journal still holds it: walked to
+    /// from the nearest anchor at or above it, or from the head.
+    static func snapshot(_ connection: any SQLConnection, session: String, version: Int) throws -> [UInt8]? {
+        let start = """
+            coalesce((SELECT id FROM session_journal WHERE session_id = ?1 AND version % 16 = 0 AND replay = 0
+                AND version >= ?2 ORDER BY version LIMIT 1), \(head))
+            """
+        return try connection.queryFirst(
+            walk(from: start, while: "walk.version > ?2 OR walk.replay = 1")
+                + """
+                 SELECT e.snapshot FROM walk JOIN session_journal e ON e.id = walk.id
+                WHERE walk.version = ?2 AND walk.replay = 0 AND e.snapshot IS NOT NULL
+                """, [.text(session), .int(version)]
+        ) { $0.blob(0) }
+    }
+
+    /// Deletes the whole journal of every session user `id` was signed in to (an account deleted).
+    static func forget(_ connection: any SQLConnection, user id: Int64) throws {
+        let sessions = try connection.query(
+            "SELECT session_id FROM journal_users WHERE user_id = ?1", [.integer(id)]) { $0.string(0) }
+        for session in sessions { try delete(connection, session: session) }
+    }
+
+    /// Deletes session `id`'s journal (the session was deleted, or a user it named). Call it
+    /// before deleting the session's row, which names the newest entry.
+    static func delete(_ connection: any SQLConnection, session id: String) throws {
+        try connection.run("DELETE FROM session_journal WHERE id IN (\(walk(from: head)) SELECT id FROM walk)", [.text(id)])
+        try connection.run("UPDATE sessions SET journal_head = NULL WHERE id = ?1", [.text(id)])
+        try connection.run("DELETE FROM journal_heads WHERE session_id = ?1", [.text(id)])
+        try connection.run("DELETE FROM journal_users WHERE session_id = ?1", [.text(id)])
+    }
+
+    /// Keeps the heads of session rows about to go (`id`, `journal_head` of each), so that their
+    /// journal stays readable for its retention.
+    static func keepHeads(_ connection: any SQLConnection, of rows: [(id: String, head: Int64?)]) throws {
+        for row in rows {
+            guard let head = row.head else { continue }
+            try connection.run(
+                """
+                INSERT INTO journal_heads (session_id, head) VALUES (?1, ?2)
+                ON CONFLICT (session_id) DO UPDATE SET head = excluded.head
+                """, [.text(row.id), .integer(head)])
+        }
+    }
+
+    /// True when session `id` is stored or its journal outlived it (it ended since).
+    static func known(_ connection: any SQLConnection, session id: String) throws -> Bool {
+        try connection.queryFirst(
+            """
+            SELECT 1 FROM sessions WHERE id = ?1
+            UNION ALL SELECT 1 FROM journal_heads WHERE session_id = ?1
+            LIMIT 1
+            """, [.text(id)]
+        ) { $0.int(0) } != nil
+    }
+
+    /// Deletes entries written before `before` among the `limit` oldest; returns how many. The
+    /// oldest entries come first by id, so the sweep walks the table from its start in bounded
+    /// batches and stops at the first batch with anything younger. A session whose newest entry
+    /// went has no journal left: it is no longer listed under its users, nor known once ended.
+    static func deleteOld(_ connection: any SQLConnection, before: Int64, limit: Int) throws -> Int {
+        let sessions = try connection.query(
+            """
+            DELETE FROM session_journal WHERE at < ?1 AND id IN
+                (SELECT id FROM session_journal ORDER BY id LIMIT ?2)
+            RETURNING session_id
+            """, [.integer(before), .int(limit)]
+        ) { $0.string(0) }
+        for session in Set(sessions) {
+            let gone = "NOT EXISTS (SELECT 1 FROM session_journal WHERE id = \(head))"
+            try connection.run("DELETE FROM journal_users WHERE session_id = ?1 AND \(gone)", [.text(session)])
+            try connection.run("DELETE FROM journal_heads WHERE session_id = ?1 AND \(gone)", [.text(session)])
+        }
+        return sessions.count
+    }
+}
