@@ -24,24 +24,32 @@ enum JournalSQL {
         // session waits, and then chains onto this one.
         let lock = connection.dialect == .postgresql ? " FOR UPDATE" : ""
         let found = try connection.queryFirst(
-            (record.replay ? headAndReplays : "SELECT journal_head, 0, 0 FROM sessions WHERE id = ?1") + lock,
+            (record.replay ? replaysSinceTheLastEvent : "SELECT 0, 0 FROM sessions WHERE id = ?1") + lock,
             record.replay ? [.text(record.session), .int(record.version)] : [.text(record.session)]
-        ) { row in (head: row.isNull(0) ? nil : row.int64(0), replays: row.int(1), ofVersion: row.int(2)) }
+        ) { row in (replays: row.int(0), ofVersion: row.int(1)) }
         guard let found, found.replays < replaysBetweenEvents, found.ofVersion < replaysPerVersion else { return }
-        let head = found.head
-        let id = try connection.queryFirst(
+        guard let id = try insert(connection, record, node: node) else { return }
+        try connection.run("UPDATE sessions SET journal_head = ?2 WHERE id = ?1", [.text(record.session), .integer(id)])
+        try follow(connection, record, keep: keep)
+    }
+
+    /// Appends `record`'s entry after its session's newest and returns its id (nil: none came
+    /// back), leaving the row to name it (`append`, or an event's own update of the row).
+    static func insert(_ connection: any SQLConnection, _ record: JournalRecord, node: String) throws -> Int64? {
+        try connection.queryFirst(
             insert,
             [
                 .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
                 .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
                 .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
                 record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
-                head.map { .integer($0) } ?? .null,
             ]
         ) { $0.int64(0) }
-        if let id {
-            try connection.run("UPDATE sessions SET journal_head = ?2 WHERE id = ?1", [.text(record.session), .integer(id)])
-        }
+    }
+
+    /// What follows an entry once its row names it: its user's listing, and every `trimEvery`
+    /// versions the trim to the newest `keep`.
+    static func follow(_ connection: any SQLConnection, _ record: JournalRecord, keep: Int) throws {
         if let user = record.user { try connection.run(listUser, [.text(record.session), .integer(user)]) }
         if let bound = trimBound(after: record, keep: keep) {
             try connection.run(
@@ -56,18 +64,22 @@ enum JournalSQL {
 
     /// Made once: built per event, its text cost more than the statement it names (which the
     /// connection finds by that text in its cache).
-    private static let insert =
-        "INSERT INTO session_journal (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id"
+    private static let insert = """
+        INSERT INTO session_journal (\(columns))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (SELECT journal_head FROM sessions WHERE id = ?1))
+        RETURNING id
+        """
 
     /// Lists the session ?1 under user ?2, once: an event of a session already listed only reads
     /// the table's page, which the commit then leaves alone.
     static let listUser = "INSERT INTO journal_users (session_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
 
-    /// Session ?1's head, with the replays among its entries since its last event, and those of version ?2.
-    private static let headAndReplays =
+    /// The replays among session ?1's entries since its last event, and those of version ?2
+    /// (no row: the session is gone).
+    private static let replaysSinceTheLastEvent =
         walk(from: "SELECT journal_head FROM sessions WHERE id = ?1", while: "walk.replay = 1 AND walk.step <= \(replaysBetweenEvents)")
         + """
-         SELECT journal_head, (SELECT coalesce(sum(replay), 0) FROM walk),
+         SELECT (SELECT coalesce(sum(replay), 0) FROM walk),
             (SELECT coalesce(sum(CASE WHEN version = ?2 THEN replay ELSE 0 END), 0) FROM walk)
         FROM sessions WHERE id = ?1
         """

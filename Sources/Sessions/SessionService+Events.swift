@@ -303,12 +303,19 @@ extension SessionService {
                     commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty)
             else { throw ResidentCopyOutdated() }
         } else {
+            // The entry first, so that the row's update names it (a lost compare-and-set rolls
+            // back the write, the entry with it).
+            let settings = configuration.journal
+            let record =
+                settings.enabled ? journalRecord(request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now) : nil
+            let entry = try record.flatMap { try JournalSQL.insert(connection, $0, node: settings.node) }
             guard
                 try SessionSQL.update(
                     connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
-                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt)
+                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
+                    journalHead: entry)
             else { throw ResidentCopyOutdated() }
-            try journalEvent(request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now, connection)
+            if let record { try JournalSQL.follow(connection, record, keep: settings.maxVersionsPerSession) }
         }
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)

@@ -10,14 +10,6 @@ import Store
 // it could not reproduce what the client saw. A packed snapshot is ~1 KB; it gives every retained
 // version's State exactly, and it is what the deploy check replays the next event from.
 extension SessionService {
-    /// Appends the entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
-    func journalEvent(
-        _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64,
-        _ connection: any SQLConnection
-    ) throws {
-        try journal(journalRecord(request, current: current, tree: tree, snapshot: snapshot, now: now), connection)
-    }
-
     /// The entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
     func journalRecord(
         _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64

@@ -19,7 +19,13 @@ import Testing
     static func waitForAnotherThread() async -> String {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                Thread.current.name = "resumer"
+                // Named through the kernel's file: Foundation's `Thread.current.name` is lost when
+                // it runs before `start()` has recorded the new thread, and the read below then
+                // saw the name inherited from the worker.
+                if let comm = fopen("/proc/thread-self/comm", "w") {
+                    fputs("resumer", comm)
+                    fclose(comm)
+                }
                 continuation.resume(returning: threadName())
             }
             thread.start()

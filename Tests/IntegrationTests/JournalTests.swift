@@ -237,6 +237,25 @@ import Testing
         #expect(try await client.get("/history/50").status == 200)
     }
 
+    /// On SQLite an event's entry is written before the row's update that names it: an update
+    /// that finds another version stored takes the entry back with it.
+    @Test func anEventThatFindsItsCopyOutdatedLeavesNoEntry() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        // Behind the server's back, the stored session moves on: its copy in memory is outdated.
+        let stored = try StoredData.open(server.databasePath)
+        #expect(try stored.run("UPDATE sessions SET version = version + 1 WHERE id = ?1", [.text(client.id)]) == 1)
+        // The server applies it over its copy (version 2), finds version 3 stored, reloads and
+        // applies it again: version 4. The first attempt's entry (version 3) is gone with it.
+        try Journey.expect200(try await client.send("back"))
+        #expect(client.version == 4)
+        let entries = try stored.query(
+            "SELECT version FROM session_journal WHERE session_id = ?1 ORDER BY id", [.text(client.id)]) { $0.int(0) }
+        #expect(entries == [1, 2, 4])
+        #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [4, 2, 1])
+    }
+
     /// A cursor is a position in its own session's history: another session's reads nothing.
     @Test func aCursorOfAnotherSessionReadsNothing() async throws {
         let server = try await ServerProcess.start()
