@@ -8,6 +8,7 @@ of `make bench`), and prints the instructions per event with the top inclusive c
 The profile is kept in `--out` for `callgrind_annotate` (pipe it through `swift demangle`).
 Valgrind runs the server's threads one at a time, so an event's instructions, not its time, are
 the figure. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
+[--server-arguments "--journal off"]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -21,6 +22,7 @@ def main():
     parser.add_argument("--sessions", type=int, default=16)
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--server-arguments", default="", help="more arguments of `serve`, e.g. \"--journal off\"")
     options = parser.parse_args()
     run.compile_tools()
     os.makedirs(options.out, exist_ok=True)
@@ -36,7 +38,8 @@ def main():
     process = subprocess.Popen(
         ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={profile}", server, "serve",
          "--port", str(port), "--database", os.path.join(work, "db.sqlite"), "--log-level", "error",
-         "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64"],
+         "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64",
+         *options.server_arguments.split()],
         env=dict(os.environ, LD_PRELOAD=shim), stdout=subprocess.PIPE,
         stderr=open(os.path.join(options.out, "valgrind.log"), "w"), text=True)
     try:

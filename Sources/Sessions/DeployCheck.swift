@@ -129,14 +129,21 @@ package struct DeployCheck: Sendable {
         }
         guard entries.count > 1 else { return }
         report.replayedSessions += 1
-        for (previous, entry) in zip(entries, entries.dropFirst()) where entry.before == previous.version {
+        // Each entry's JSON, in version order: an entry may keep the difference from the one before.
+        var jsons: [[UInt8]?] = []
+        for (index, entry) in entries.enumerated() {
+            let before = index > 0 && entries[index - 1].version == entry.version - 1 ? jsons[index - 1] : nil
+            jsons.append(try? StoredSnapshot.unpack(entry.snapshot, base: before))
+        }
+        for index in entries.indices.dropFirst() where entries[index].before == entries[index - 1].version {
+            let entry = entries[index]
             if entry.event.hasPrefix("(") { continue }  // (start), (fallback): not events
             guard JournalSQL.redacted(fromText: entry.redacted).isEmpty else {
                 report.notReplayable["secret or undeclared payload fields are not journaled", default: 0] += 1
                 continue
             }
-            guard let beforeJSON = try? StoredSnapshot.unpack(previous.snapshot), var tree = try? app.decodeSnapshot(beforeJSON),
-                let sawJSON = try? StoredSnapshot.unpack(entry.snapshot), let saw = try? JSONValue.parse(sawJSON)
+            guard let beforeJSON = jsons[index - 1], var tree = try? app.decodeSnapshot(beforeJSON),
+                let sawJSON = jsons[index], let saw = try? JSONValue.parse(sawJSON)
             else {
                 report.notReplayable["the snapshot before it does not decode", default: 0] += 1
                 continue

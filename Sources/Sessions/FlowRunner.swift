@@ -42,23 +42,28 @@ package struct FlowRunner: Sendable {
     }
 
     /// One run of `event`'s flow on `connection`, with the app's models bound to it: `tree`
-    /// changes only when the run succeeds. Also returns the snapshot to store.
+    /// changes only when the run succeeds. Also returns the snapshot to store, and its JSON.
     package func apply(
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
         _ info: RequestInfo, session: String
-    ) throws -> (outcome: EventOutcome, snapshot: [UInt8]) {
+    ) throws -> (outcome: EventOutcome, snapshot: [UInt8], json: [UInt8]) {
         var working = tree
         let environment = self.environment(connection, prepared, info, session: session)
         let outcome = try app.apply(event, to: &working, environment: environment)
-        let snapshot = try snapshot(working)
+        let json = try snapshotJSON(working)
         tree = working
-        return (outcome, snapshot)
+        return (outcome, StoredSnapshot.pack(json), json)
     }
 
     /// The snapshot of `tree` as stored, refused (`422`) when its JSON is past the session's byte limit.
     package func snapshot(_ tree: NavigationTree) throws -> [UInt8] {
+        StoredSnapshot.pack(try snapshotJSON(tree))
+    }
+
+    /// The JSON of `tree`'s snapshot, refused (`422`) past the session's byte limit.
+    private func snapshotJSON(_ tree: NavigationTree) throws -> [UInt8] {
         let json = try app.snapshot(tree)
         guard json.count <= maxSnapshotBytes else { throw EventRejection.sessionLimit("\(maxSnapshotBytes) bytes of state") }
-        return StoredSnapshot.pack(json)
+        return json
     }
 }

@@ -28,23 +28,29 @@ enum JournalSQL {
             record.replay ? [.text(record.session), .int(record.version)] : [.text(record.session)]
         ) { row in (replays: row.int(0), ofVersion: row.int(1)) }
         guard let found, found.replays < replaysBetweenEvents, found.ofVersion < replaysPerVersion else { return }
-        guard let id = try insert(connection, record, node: node) else { return }
+        guard let id = try insert(connection, record, node: node, returningID: true) else { return }
         try connection.run("UPDATE sessions SET journal_head = ?2 WHERE id = ?1", [.text(record.session), .integer(id)])
         try follow(connection, record, keep: keep)
     }
 
-    /// Appends `record`'s entry after its session's newest and returns its id (nil: none came
-    /// back), leaving the row to name it (`append`, or an event's own update of the row).
-    static func insert(_ connection: any SQLConnection, _ record: JournalRecord, node: String) throws -> Int64? {
-        try connection.queryFirst(
-            insert,
-            [
+    /// Appends `record`'s entry after its session's newest, leaving the row to name it (`append`,
+    /// or an event's own update of the row); with `returningID`, returns its id. Without, SQLite's
+    /// `last_insert_rowid()` names it: `RETURNING` costs SQLite a temporary table per statement.
+    @discardableResult
+    static func insert(_ connection: any SQLConnection, _ record: JournalRecord, node: String, returningID: Bool) throws
+        -> Int64?
+    {
+        let values: [SQLValue] = [
                 .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
                 .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
                 .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
                 record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
             ]
-        ) { $0.int64(0) }
+        guard returningID else {
+            try connection.run(insert, values)
+            return nil
+        }
+        return try connection.queryFirst(insert + " RETURNING id", values) { $0.int64(0) }
     }
 
     /// What follows an entry once its row names it: its user's listing, and every `trimEvery`
@@ -67,7 +73,6 @@ enum JournalSQL {
     private static let insert = """
         INSERT INTO session_journal (\(columns))
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (SELECT journal_head FROM sessions WHERE id = ?1))
-        RETURNING id
         """
 
     /// Lists the session ?1 under user ?2, once: an event of a session already listed only reads
@@ -166,20 +171,31 @@ enum JournalSQL {
         }
     }
 
-    /// The stored snapshot `session` had at `version`, if the journal still holds it: walked to
-    /// from the nearest anchor at or above it, or from the head.
-    static func snapshot(_ connection: any SQLConnection, session: String, version: Int) throws -> [UInt8]? {
+    /// The JSON of the snapshot `session` had at `version`, if the journal still holds it: its
+    /// entry and, when that keeps a delta, those before it down to one in full (at most
+    /// `trimEvery` versions back), walked to from the nearest anchor at or above it, or from the head.
+    static func snapshotJSON(_ connection: any SQLConnection, session: String, version: Int) throws -> [UInt8]? {
         let start = """
             coalesce((SELECT id FROM session_journal WHERE session_id = ?1 AND version % 16 = 0 AND replay = 0
                 AND version >= ?2 ORDER BY version LIMIT 1), \(head))
             """
-        return try connection.queryFirst(
-            walk(from: start, while: "walk.version > ?2 OR walk.replay = 1")
+        let entries = try connection.query(
+            walk(from: start, while: "walk.version > ?2 - \(trimEvery) OR walk.replay = 1")
                 + """
-                 SELECT e.snapshot FROM walk JOIN session_journal e ON e.id = walk.id
-                WHERE walk.version = ?2 AND walk.replay = 0 AND e.snapshot IS NOT NULL
+                 SELECT walk.version, e.snapshot FROM walk JOIN session_journal e ON e.id = walk.id
+                WHERE walk.version <= ?2 AND walk.replay = 0 AND e.snapshot IS NOT NULL ORDER BY walk.version
                 """, [.text(session), .int(version)]
-        ) { $0.blob(0) }
+        ) { (version: $0.int(0), snapshot: $0.blob(1)) }
+        guard entries.last?.version == version,
+            let full = entries.lastIndex(where: { !StoredSnapshot.isDelta($0.snapshot) })
+        else { return nil }
+        var json: [UInt8]? = nil
+        for (index, entry) in entries[full...].enumerated() {
+            guard index == 0 || entry.version == entries[full + index - 1].version + 1 else { return nil }
+            json = try? StoredSnapshot.unpack(entry.snapshot, base: json)
+            if json == nil { return nil }
+        }
+        return json
     }
 
     /// Deletes the whole journal of every session user `id` was signed in to (an account deleted).

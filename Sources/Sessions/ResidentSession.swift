@@ -9,6 +9,8 @@ package final class ResidentSession: Sendable {
     struct State: Sendable {
         var tree: NavigationTree
         var version: Int
+        /// The snapshot stored for `version` (packed): what the next journal entry is the difference from.
+        var snapshot: [UInt8]
         var tokenHash: [UInt8]
         var expiresAt: Int64
         /// The expiry the database holds (reads move `expiresAt` in memory only).
@@ -20,9 +22,10 @@ package final class ResidentSession: Sendable {
         var retired = false
 
         /// A session as it is stored now.
-        init(tree: NavigationTree, version: Int, tokenHash: [UInt8], expiresAt: Int64) {
+        init(tree: NavigationTree, version: Int, snapshot: [UInt8], tokenHash: [UInt8], expiresAt: Int64) {
             self.tree = tree
             self.version = version
+            self.snapshot = snapshot
             self.tokenHash = tokenHash
             self.expiresAt = expiresAt
             self.storedExpiresAt = expiresAt

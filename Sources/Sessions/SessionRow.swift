@@ -44,28 +44,22 @@ enum SessionSQL {
     /// is in another hour. Most events write only the table's page.
     static func update(
         _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
-        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journalHead: Int64? = nil
+        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, namingTheLastInsertedEntry: Bool = false
     ) throws -> Bool {
         let hourChanged = expiresAt / 3600 != previousExpiresAt / 3600
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
         if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
-        if let journalHead { values.append(.integer(journalHead)) }
-        let form = (identity == nil ? 0 : 1) | (hourChanged ? 2 : 0) | (journalHead == nil ? 0 : 4)
+        let form = (identity == nil ? 0 : 1) | (hourChanged ? 2 : 0) | (namingTheLastInsertedEntry ? 4 : 0)
         return try connection.run(updates[form], values) == 1
     }
 
     // The eight forms of the UPDATE, by which optional columns it assigns: the identity (bit 0),
-    // the expiry's hour (bit 1), the journal's newest entry (bit 2).
+    // the expiry's hour (bit 1), the journal's newest entry as the row just inserted (bit 2: SQLite only).
     private static let updates = (0..<8).map { form in
-        var next = 5
-        func parameter() -> String {
-            next += 1
-            return "?\(next)"
-        }
         var sql = "UPDATE sessions SET version = version + 1, snapshot = ?3, last_used_at = ?4, expires_at = ?5"
-        if form & 1 != 0 { sql += ", token_hash = \(parameter()), user_id = \(parameter())" }
+        if form & 1 != 0 { sql += ", token_hash = ?6, user_id = ?7" }
         if form & 2 != 0 { sql += ", expires_hour = ?5 / 3600" }
-        if form & 4 != 0 { sql += ", journal_head = \(parameter())" }
+        if form & 4 != 0 { sql += ", journal_head = last_insert_rowid()" }
         return sql + " WHERE id = ?1 AND version = ?2"
     }
 

@@ -162,6 +162,7 @@ extension SessionService {
             session.update {
                 $0.tree = applied.tree
                 $0.version = current.version + 1
+                $0.snapshot = applied.snapshot
                 $0.tokenHash = applied.tokenHash
                 $0.expiresAt = now + configuration.idleTimeoutSeconds
                 $0.storedExpiresAt = $0.expiresAt
@@ -182,6 +183,7 @@ extension SessionService {
 
     private struct Applied: Sendable {
         let tree: NavigationTree
+        let snapshot: [UInt8]
         let tokenHash: [UInt8]
         let answer: StoredAnswer
         let endedSessionsOfUsers: Set<Int64>
@@ -228,7 +230,7 @@ extension SessionService {
                 app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken,
                 deviceToken: ran.outcome.deviceToken)
         return Applied(
-            tree: ran.tree, tokenHash: ran.tokenHash, answer: answer,
+            tree: ran.tree, snapshot: ran.snapshot, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers,
             state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
     }
@@ -244,6 +246,8 @@ extension SessionService {
         let tree: NavigationTree
         let outcome: EventOutcome
         let snapshot: [UInt8]
+        /// What the journal entry keeps of `snapshot` (`journalSnapshot`); nil with the journal off.
+        let journalSnapshot: [UInt8]?
         let newToken: String?
         let tokenHash: [UInt8]
         let answer: StoredAnswer?
@@ -257,7 +261,7 @@ extension SessionService {
     ) throws -> FlowRun {
         var tree = current.tree
         let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
-        let (outcome, snapshot) = try flows.apply(
+        let (outcome, snapshot, json) = try flows.apply(
             request.event, to: &tree, on: connection, prepared, info, session: request.sessionID)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
         let answer =
@@ -266,7 +270,10 @@ extension SessionService {
                 app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
                 deviceToken: outcome.deviceToken) : nil
         return FlowRun(
-            tree: tree, outcome: outcome, snapshot: snapshot, newToken: newToken,
+            tree: tree, outcome: outcome, snapshot: snapshot,
+            journalSnapshot: configuration.journal.enabled
+                ? journalSnapshot(snapshot, json: json, over: current, version: current.version + 1) : nil,
+            newToken: newToken,
             tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
     }
 
@@ -294,7 +301,8 @@ extension SessionService {
                     journal: settings.enabled
                         ? FoldedEventSQL.Journaled(
                             record: journalRecord(
-                                request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now),
+                                request, current: current, tree: ran.tree, snapshot: ran.journalSnapshot ?? ran.snapshot,
+                                now: now),
                             node: settings.node, keep: settings.maxVersionsPerSession) : nil,
                     answer: answerToKeep(ran, of: request, now: now).map {
                         FoldedEventSQL.Answered(values: $0, keep: configuration.maxIdempotencyKeysPerSession)
@@ -307,13 +315,16 @@ extension SessionService {
             // back the write, the entry with it).
             let settings = configuration.journal
             let record =
-                settings.enabled ? journalRecord(request, current: current, tree: ran.tree, snapshot: ran.snapshot, now: now) : nil
-            let entry = try record.flatMap { try JournalSQL.insert(connection, $0, node: settings.node) }
+                settings.enabled
+                ? journalRecord(
+                    request, current: current, tree: ran.tree, snapshot: ran.journalSnapshot ?? ran.snapshot, now: now)
+                : nil
+            if let record { try JournalSQL.insert(connection, record, node: settings.node, returningID: false) }
             guard
                 try SessionSQL.update(
                     connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
                     identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
-                    journalHead: entry)
+                    namingTheLastInsertedEntry: record != nil)
             else { throw ResidentCopyOutdated() }
             if let record { try JournalSQL.follow(connection, record, keep: settings.maxVersionsPerSession) }
         }

@@ -10,6 +10,19 @@ import Store
 // it could not reproduce what the client saw. A packed snapshot is ~1 KB; it gives every retained
 // version's State exactly, and it is what the deploy check replays the next event from.
 extension SessionService {
+    /// What an event's journal entry keeps of `stored` (of `json`), the snapshot of `version` made over
+    /// `current`: in full where a trim may start the kept versions (every `JournalSQL.trimEvery`-th,
+    /// counted so that the oldest kept one is in full), else the difference from the snapshot
+    /// before (`StoredSnapshot.packDelta`), a tenth of the bytes or less. Reading a delta back needs
+    /// the entries down to the last one in full; if one of those is missing (the journal was off
+    /// for a while, or `maxVersionsPerSession` changed), that version's State is not retained.
+    func journalSnapshot(_ stored: [UInt8], json: [UInt8], over current: ResidentSession.State, version: Int) -> [UInt8] {
+        let keep = max(1, configuration.journal.maxVersionsPerSession)
+        guard (version + keep - 1) % JournalSQL.trimEvery != 0, let base = try? StoredSnapshot.unpack(current.snapshot)
+        else { return stored }
+        return StoredSnapshot.packDelta(json, over: base)
+    }
+
     /// The entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
     func journalRecord(
         _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64
@@ -85,12 +98,11 @@ extension SessionService {
     /// `SessionError.notFound` when the session is neither stored nor in the journal.
     package func state(ofSession id: String, atVersion version: Int) async throws -> [UInt8]? {
         let found = try await read { connection -> [UInt8]?? in
-            if let stored = try JournalSQL.snapshot(connection, session: id, version: version) { return .some(stored) }
+            if let json = try JournalSQL.snapshotJSON(connection, session: id, version: version) { return .some(json) }
             return try JournalSQL.known(connection, session: id) ? .some(nil) : nil
         }
         guard let found else { throw SessionError.notFound }
-        guard let stored = found else { return nil }
-        guard let json = try? Self.json(ofStored: stored), let tree = try? app.decodeSnapshot(json) else { return nil }
+        guard let json = found, let tree = try? app.decodeSnapshot(json) else { return nil }
         return app.renderState(tree, extra: ["id": .string(id), "version": .int(version)])
     }
 

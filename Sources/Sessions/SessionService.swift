@@ -72,7 +72,7 @@ package final class SessionService: Sendable {
         let tokenHash = Tokens.sha256(token)
         let expiresAt = now + configuration.timeout(atVersion: 1)
         let flows = self.flows
-        let tree = try await flows.withPreparations(client: clientAddress) { prepared in
+        let (tree, snapshot) = try await flows.withPreparations(client: clientAddress) { prepared in
             try await self.write { connection in
                 let (tree, snapshot) = try flows.start(
                     platform: platform, link: link, on: connection, prepared, RequestInfo(clientAddress: clientAddress, now: now),
@@ -82,11 +82,12 @@ package final class SessionService: Sendable {
                     expiresAt: expiresAt)
                 try self.journalChange(
                     "(start)", session: id, user: tree.user?.id, from: 0, to: 1, snapshot: snapshot, now: now, connection)
-                return tree
+                return (tree, snapshot)
             }
         }
         let session = await admit(
-            ResidentSession(id: id, state: .init(tree: tree, version: 1, tokenHash: tokenHash, expiresAt: expiresAt)))
+            ResidentSession(
+                id: id, state: .init(tree: tree, version: 1, snapshot: snapshot, tokenHash: tokenHash, expiresAt: expiresAt)))
         defer { session.release() }
         return (token, render(session.current, id: id), id)
     }
@@ -188,14 +189,15 @@ package final class SessionService: Sendable {
     /// Makes the stored `row` resident (pinned), falling back to a fresh start when its snapshot
     /// no longer decodes.
     private func restore(_ row: SessionRow) async throws -> ResidentSession {
-        var version = row.version
+        var (version, snapshot) = (row.version, row.snapshot)
         let tree: NavigationTree
         do {
             tree = try app.decodeSnapshot(Self.json(ofStored: row.snapshot))
         } catch {
-            (tree, version) = try await fallBack(row, reason: error)
+            (tree, version, snapshot) = try await fallBack(row, reason: error)
         }
-        var state = ResidentSession.State(tree: tree, version: version, tokenHash: row.tokenHash, expiresAt: row.expiresAt)
+        var state = ResidentSession.State(
+            tree: tree, version: version, snapshot: snapshot, tokenHash: row.tokenHash, expiresAt: row.expiresAt)
         if let pending = pendingTouches.expiry(of: row.id), pending > state.expiresAt {
             // A read moved the expiry before the session left memory, and it is not stored yet.
             state.expiresAt = pending
@@ -216,11 +218,11 @@ package final class SessionService: Sendable {
     }
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.
-    private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int) {
+    private func fallBack(_ row: SessionRow, reason: SnapshotError) async throws -> (NavigationTree, Int, [UInt8]) {
         let (app, flows) = (self.app, self.flows)
         let now = now()
         let result = try await flows.withPreparations(client: "") { prepared in
-            try await self.write { connection -> (NavigationTree, Int, SnapshotFallback?) in
+            try await self.write { connection -> (NavigationTree, Int, [UInt8], SnapshotFallback?) in
                 let environment = flows.environment(
                     connection, prepared, RequestInfo(clientAddress: "", now: now), session: row.id)
                 let (tree, fallback) = try app.restore(
@@ -236,14 +238,14 @@ package final class SessionService: Sendable {
                 try self.journalChange(
                     "(fallback)", session: row.id, user: tree.user?.id, from: row.version, to: row.version + 1, snapshot: snapshot, now: now,
                     connection)
-                return (tree, row.version + 1, fallback)
+                return (tree, row.version + 1, snapshot, fallback)
             }
         }
         Counter(label: "coordinatord_snapshot_fallbacks_total").increment()
         logger.warning(
             "session snapshot fell back to a fresh start",
-            metadata: ["session": "\(row.id)", "reason": "\(result.2?.reason.description ?? reason.description)"])
-        return (result.0, result.1)
+            metadata: ["session": "\(row.id)", "reason": "\(result.3?.reason.description ?? reason.description)"])
+        return (result.0, result.1, result.2)
     }
 
     /// Makes `session` resident (pinned) unless another copy already is. What evicted sessions'

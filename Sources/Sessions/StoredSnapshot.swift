@@ -7,7 +7,7 @@ import CLZ4
 /// Snapshots stored as plain JSON (by builds before this one) are read as they are.
 enum StoredSnapshot {
     /// The first byte of a compressed snapshot; a JSON document starts with `{`.
-    private static let lz4Marker: UInt8 = 0x01
+    static let lz4Marker: UInt8 = 0x01
     /// No stored snapshot claims to expand past this, whatever its length field says.
     static let maximumBytes = 64 << 20
 
@@ -39,21 +39,23 @@ enum StoredSnapshot {
 
     /// The JSON of a stored snapshot; throws when it is damaged.
     static func unpack(_ stored: [UInt8]) throws(Unreadable) -> [UInt8] {
+        guard !isDelta(stored) else { throw Unreadable(description: "a delta without the snapshot before it") }
         guard stored.first == lz4Marker else { return stored }
         guard stored.count >= 5 else { throw Unreadable(description: "a compressed snapshot without its length") }
         let length = stored[1..<5].reversed().reduce(0) { $0 << 8 | Int($1) }
         guard length <= maximumBytes else { throw Unreadable(description: "a compressed snapshot of \(length) bytes") }
-        var json = [UInt8](repeating: 0, count: length)
-        let read = json.withUnsafeMutableBufferPointer { output in
-            stored.withUnsafeBufferPointer { input in
+        // Not zero-filled first: LZ4 writes every byte it reports, and only those are kept.
+        let json = [UInt8](unsafeUninitializedCapacity: length) { output, count in
+            let read = stored.withUnsafeBufferPointer { input in
                 UnsafeBufferPointer(rebasing: input[5...]).withMemoryRebound(to: CChar.self) { source in
                     output.withMemoryRebound(to: CChar.self) { target in
                         LZ4_decompress_safe(source.baseAddress, target.baseAddress, Int32(source.count), Int32(length))
                     }
                 }
             }
+            count = max(0, Int(read))
         }
-        guard read == length else { throw Unreadable(description: "a damaged compressed snapshot") }
+        guard json.count == length else { throw Unreadable(description: "a damaged compressed snapshot") }
         return json
     }
 }

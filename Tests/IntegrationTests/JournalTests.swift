@@ -233,8 +233,15 @@ import Testing
         for index in 0..<16 { try Journey.expect200(try await client.send(index % 2 == 0 ? "back" : "signUp")) }
         #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == Array((45...64).reversed()))
         ProblemAssertions.expect(try await client.get("/history/44"), 404, "version-not-retained")
-        #expect(try await client.get("/history/45").status == 200)
-        #expect(try await client.get("/history/50").status == 200)
+        // Every kept version's State reads back; the oldest kept is in full, and one in 16 after
+        // it: the others keep the difference from the version before.
+        for version in 45...64 { #expect(try await client.get("/history/\(version)").status == 200, "version \(version)") }
+        let kept = try StoredData.open(server.databasePath).query(
+            "SELECT version, snapshot FROM session_journal WHERE session_id = ?1 ORDER BY version", [.text(client.id)]
+        ) { ($0.int(0), $0.blob(1)) }
+        #expect(kept.map(\.0) == Array(45...64))
+        #expect(kept.filter { $0.1.first == 0x01 }.map(\.0) == [45, 61])
+        #expect(kept.filter { $0.1.first == 0x02 }.count == 18)
     }
 
     /// On SQLite an event's entry is written before the row's update that names it: an update

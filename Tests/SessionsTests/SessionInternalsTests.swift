@@ -14,7 +14,7 @@ import Testing
         return ResidentSession(
             id: id,
             state: .init(
-                tree: try app.start(platform: .phone, environment: Environment()), version: 1, tokenHash: Array(id.utf8),
+                tree: try app.start(platform: .phone, environment: Environment()), version: 1, snapshot: [], tokenHash: Array(id.utf8),
                 expiresAt: 0))
     }
 

@@ -24,6 +24,27 @@ import Testing
         #expect(try StoredSnapshot.unpack(StoredSnapshot.pack(noise)) == noise)
     }
 
+    /// A journal entry keeps the difference from the snapshot before it: a few bytes for a small
+    /// change, read back only over that same snapshot.
+    @Test func aDeltaIsSmallAndReadsBackOnlyOverItsBase() throws {
+        let posts = (0..<80).map { #"{"text":"post \#($0 * 7919 % 1000) by \#($0 * 104_729 % 997)","id":\#($0)}"# }
+        let base = Array((#"{"coordinators":[],"layers":["# + posts.joined(separator: ",") + "]}").utf8)
+        var next = base
+        next.replaceSubrange(20..<24, with: Array("TEXT".utf8))
+        let delta = StoredSnapshot.packDelta(next, over: base)
+        #expect(StoredSnapshot.isDelta(delta))
+        #expect(delta.count * 10 < StoredSnapshot.pack(next).count, "\(delta.count) bytes")
+        #expect(try StoredSnapshot.unpack(delta, base: base) == next)
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(delta, base: next) }
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(delta, base: nil) }
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(delta) }
+        var truncated = delta
+        truncated.removeLast(delta.count / 2)
+        #expect(throws: StoredSnapshot.Unreadable.self) { try StoredSnapshot.unpack(truncated, base: base) }
+        // A full snapshot reads back with or without a base.
+        #expect(try StoredSnapshot.unpack(StoredSnapshot.pack(next), base: base) == next)
+    }
+
     @Test func plainJSONFromEarlierBuildsIsReadAsItIs() throws {
         #expect(try StoredSnapshot.unpack(Self.json) == Self.json)
     }
