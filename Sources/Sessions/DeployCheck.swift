@@ -64,17 +64,18 @@ package struct DeployCheck: Sendable {
         var after = ""
         while true {
             let rows = try connection.query(
-                "SELECT id, snapshot FROM sessions WHERE id > ?1 ORDER BY id LIMIT ?2", [.text(after), .int(batchSize)]
-            ) { ($0.string(0), $0.blob(1)) }
-            for (id, stored) in rows {
+                "SELECT id, snapshot, journal_head FROM sessions WHERE id > ?1 ORDER BY id LIMIT ?2",
+                [.text(after), .int(batchSize)]
+            ) { ($0.string(0), $0.blob(1), $0.isNull(2) ? nil : $0.int64(2)) }
+            for (id, stored, head) in rows {
                 report.sessions += 1
                 switch classify(stored) {
                 case .unchanged: report.unchanged += 1
                 case .migrated: report.migrated += 1
                 case .lost(let reason): report.lost[reason, default: 0] += 1
                 }
-                if report.replayedSessions < sample {
-                    try await replay(session: id, on: connection, into: &report)
+                if report.replayedSessions < sample, let head {
+                    try await replay(session: id, head: head, on: connection, into: &report)
                 }
             }
             guard rows.count == batchSize, let last = rows.last else { return report }
@@ -112,15 +113,17 @@ package struct DeployCheck: Sendable {
         return migrated ? .migrated : .unchanged
     }
 
-    /// Replays session `id`'s journaled events, each from the snapshot before it.
-    private func replay(session id: String, on connection: any SQLConnection, into report: inout DeployCheckReport) async throws {
+    /// Replays session `id`'s journaled events (its newest entry is `head`), each from the snapshot before it.
+    private func replay(
+        session id: String, head: Int64, on connection: any SQLConnection, into report: inout DeployCheckReport
+    ) async throws {
         let entries = try connection.query(
-            JournalSQL.walk(from: JournalSQL.head)
+            JournalSQL.walk(from: "?1")
                 + """
                  SELECT e.version_before, e.version, e.at, e.screen, e.event, e.payload, e.redacted, e.snapshot
                 FROM walk JOIN session_journal e ON e.id = walk.id
                 WHERE walk.replay = 0 AND e.snapshot IS NOT NULL ORDER BY walk.version
-                """, [.text(id)]
+                """, [.integer(head)]
         ) { row in
             (
                 before: row.int(0), version: row.int(1), at: row.int64(2), screen: row.string(3), event: row.string(4),

@@ -41,16 +41,16 @@ enum JournalSQL {
         -> Int64?
     {
         let values: [SQLValue] = [
-                .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
-                .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
-                .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
-                record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
-            ]
+            .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
+            .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
+            .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
+            record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
+        ]
         guard returningID else {
             try connection.run(insert, values)
             return nil
         }
-        return try connection.queryFirst(insert + " RETURNING id", values) { $0.int64(0) }
+        return try connection.queryFirst(insertReturningID, values) { $0.int64(0) }
     }
 
     /// What follows an entry once its row names it: its user's listing, and every `trimEvery`
@@ -74,6 +74,7 @@ enum JournalSQL {
         INSERT INTO session_journal (\(columns))
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (SELECT journal_head FROM sessions WHERE id = ?1))
         """
+    private static let insertReturningID = insert + " RETURNING id"
 
     /// Lists the session ?1 under user ?2, once: an event of a session already listed only reads
     /// the table's page, which the commit then leaves alone.
