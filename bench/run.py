@@ -17,7 +17,7 @@ commit → other-device latency with --streams open, memory per idle stream, eve
 + GRDB peer); BENCH_CHECKOUT=DIR in the environment
 measures the release build of another checkout, an earlier commit say, with this bench.
 """
-import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 import live
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -695,27 +695,28 @@ def report(r, options):
 def journal(work, options):
     """The navigation load with the journal on and off (`--journal`), on SQLite and on PostgreSQL:
     events/s and server CPU per event of each, the journal's bytes per event, and the time
-    `check-deploy` takes over `--cold` stored sessions."""
+    `check-deploy` takes over `--cold` stored sessions. Both servers of a store run at once and
+    take alternate bursts (`alternated`): one run after the other swung the ratio by ±20 %."""
     results = {}
-    for setting in ("on", "off"):
-        database = os.path.join(work, f"journal-{setting}.sqlite")
-        server = Server(database, "--journal", setting)
-        results[f"sqlite_{setting}"] = navigation(server, work, f"journal-sqlite-{setting}", options)
-        server.stop()
-        if setting == "on":
-            db = sqlite3.connect(database)
-            count, size = db.execute(
-                "SELECT count(*), coalesce(sum(length(snapshot) + length(payload) + length(screen) + length(screen_name)"
-                " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
-            results["sqlite_bytes_per_entry"] = size / count if count else 0
-            db.close()
+    servers = {setting: Server(os.path.join(work, f"journal-{setting}.sqlite"), "--journal", setting) for setting in ("on", "off")}
+    try:
+        results["sqlite"] = alternated(servers, work, "journal-sqlite", options)
+    finally:
+        for server in servers.values(): server.stop()
+    db = sqlite3.connect(os.path.join(work, "journal-on.sqlite"))
+    count, size = db.execute(
+        "SELECT count(*), coalesce(sum(length(snapshot) + length(payload) + length(screen) + length(screen_name)"
+        " + length(event) + length(node) + length(redacted) + 48), 0) FROM session_journal").fetchone()
+    results["sqlite_bytes_per_entry"] = size / count if count else 0
+    db.close()
     results["check_deploy"] = deploy_check(work, options)
     cluster = Postgres(work)
     try:
-        for setting in ("on", "off"):
-            server = Server(cluster.database(f"journal_{setting}"), "--journal", setting)
-            results[f"pg_{setting}"] = navigation(server, work, f"journal-pg-{setting}", options)
-            server.stop()
+        servers = {setting: Server(cluster.database(f"journal_{setting}"), "--journal", setting) for setting in ("on", "off")}
+        try:
+            results["pg"] = alternated(servers, work, "journal-pg", options)
+        finally:
+            for server in servers.values(): server.stop()
         out = cluster.run("psql", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "-d", "journal_on", "-At", "-c",
                           "SELECT pg_total_relation_size('session_journal') / greatest(count(*), 1) FROM session_journal",
                           capture=True)
@@ -725,14 +726,40 @@ def journal(work, options):
     return results
 
 
+def alternated(servers, work, name, options):
+    """Closed-loop navigation bursts of half `--seconds` on each of `servers` ("on", "off"), after a
+    warm-up of each, in alternating order for max(5, `--rounds`) rounds: the median of each
+    figure per server, and the median of the rounds' on ÷ off events/s."""
+    prepared = {}
+    for setting, server in servers.items():
+        sessions = os.path.join(work, f"sessions-{name}-{setting}.txt")
+        prepared[setting] = (server, sessions, *prepare_sessions(server.base, options.sessions, sessions))
+    seconds = max(2, options.seconds // 2)
+
+    def burst(setting):
+        server, sessions, post_id, user_id = prepared[setting]
+        return loadgen("navigate", server.port, options.connections, seconds, 1, sessions, post_id, user_id,
+                       server_pid=server.process.pid)
+    for setting in servers: burst(setting)
+    runs = {setting: [] for setting in servers}
+    for round in range(max(5, options.rounds)):
+        for setting in (("on", "off") if round % 2 == 0 else ("off", "on")):
+            runs[setting].append(burst(setting))
+    figures = ("rps", "p99_ms", "cpu_user_us", "cpu_sys_us")
+    result = {setting: {key: statistics.median(run[key] for run in rs) for key in figures} for setting, rs in runs.items()}
+    result["ratio"] = statistics.median(on["rps"] / off["rps"] for on, off in zip(runs["on"], runs["off"]))
+    result["rounds"] = len(runs["on"])
+    return result
+
+
 def print_journal(r, options):
-    print(f"\njournal on ÷ off ({options.sessions} signed-in sessions, {options.connections} connections, "
-          f"{options.seconds} s a run; target events/s ratio >= 0.9):")
+    print(f"\njournal on ÷ off ({options.sessions} signed-in sessions, {options.connections} connections, both servers "
+          f"up at once, {r['sqlite']['rounds']} rounds of alternating {max(2, options.seconds // 2)} s bursts, medians; "
+          f"target events/s ratio >= 0.9):")
     for store, label in (("sqlite", "SQLite"), ("pg", "PostgreSQL, one node")):
-        on, off = r[f"{store}_on"]["closed"], r[f"{store}_off"]["closed"]
-        ratio = on["rps"] / off["rps"] if off["rps"] else 0
+        on, off = r[store]["on"], r[store]["off"]
         cpu_ratio = cpu_total(on) / cpu_total(off) if cpu_total(off) else 0
-        print(f"  {label}: {on['rps']:,.0f} vs {off['rps']:,.0f} events/s (ratio {ratio:.2f}); CPU µs/event "
+        print(f"  {label}: {on['rps']:,.0f} vs {off['rps']:,.0f} events/s (ratio {r[store]['ratio']:.2f}); CPU µs/event "
               f"{cpu_total(on):.0f} vs {cpu_total(off):.0f} ({cpu_ratio:.2f}×); p99 {on['p99_ms']:.2f} vs {off['p99_ms']:.2f} ms")
     print(f"  journal bytes per entry: SQLite ~{r['sqlite_bytes_per_entry']:.0f} (row payload), "
           f"PostgreSQL {r['pg_bytes_per_entry']:.0f} (table and index size / rows)")
