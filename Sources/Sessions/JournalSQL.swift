@@ -101,14 +101,20 @@ enum JournalSQL {
     /// walk starts at the oldest anchor above the bound (or at `head`, SQL naming an entry, when
     /// there is none yet) and ends where the last trim cut: about `trimEvery` entries.
     static func trim(bound: String, head: String, when condition: String = "1 = 1") -> String {
-        let anchor = """
-            coalesce((SELECT id FROM session_journal WHERE session_id = ?1 AND version % 16 = 0 AND replay = 0
-                AND version > \(bound) ORDER BY version LIMIT 1), (\(head)))
-            """
+        let anchor = "coalesce((\(oldestAnchor(where: "version > \(bound)"))), (\(head)))"
         return """
             DELETE FROM session_journal
             WHERE id IN (\(walk(from: anchor)) SELECT id FROM walk WHERE version <= \(bound)) AND \(condition)
             """
+    }
+
+    /// The id of session ?1's oldest anchor (an entry `session_journal_anchor` indexes, every
+    /// `trimEvery`-th version) whose version meets `condition` (SQL); no row when there is none.
+    private static func oldestAnchor(where condition: String) -> String {
+        """
+        SELECT id FROM session_journal WHERE session_id = ?1 AND version % 16 = 0 AND replay = 0 AND \(condition)
+        ORDER BY version LIMIT 1
+        """
     }
 
     /// Session ?1's newest entry: its row's head, or the head kept when the row went.
@@ -176,10 +182,7 @@ enum JournalSQL {
     /// entry and, when that keeps a delta, those before it down to one in full (at most
     /// `trimEvery` versions back), walked to from the nearest anchor at or above it, or from the head.
     static func snapshotJSON(_ connection: any SQLConnection, session: String, version: Int) throws -> [UInt8]? {
-        let start = """
-            coalesce((SELECT id FROM session_journal WHERE session_id = ?1 AND version % 16 = 0 AND replay = 0
-                AND version >= ?2 ORDER BY version LIMIT 1), \(head))
-            """
+        let start = "coalesce((\(oldestAnchor(where: "version >= ?2"))), \(head))"
         let entries = try connection.query(
             walk(from: start, while: "walk.version > ?2 - \(trimEvery) OR walk.replay = 1")
                 + """

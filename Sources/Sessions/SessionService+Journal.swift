@@ -7,15 +7,17 @@ import Store
 // The journal stores the snapshot after each event rather than rebuilding a past State by
 // replaying events: a replay would need the models as they were (a flow reads users, posts) and
 // the secret fields the journal never keeps (a sign-in replayed without its password fails), so
-// it could not reproduce what the client saw. A packed snapshot is ~1 KB; it gives every retained
-// version's State exactly, and it is what the deploy check replays the next event from.
+// it could not reproduce what the client saw. Kept as the stretch that changed since the version
+// before (`journalSnapshot`), it gives every retained version's State exactly, and it is what the
+// deploy check replays the next event from.
 extension SessionService {
-    /// What an event's journal entry keeps of `stored` (of `json`), the snapshot of `version` made over
-    /// `current`: in full where a trim may start the kept versions (every `JournalSQL.trimEvery`-th,
-    /// counted so that the oldest kept one is in full), else the difference from the snapshot
-    /// before (`StoredSnapshot.packDelta`), a tenth of the bytes or less. Reading a delta back needs
-    /// the entries down to the last one in full; if one of those is missing (the journal was off
-    /// for a while, or `maxVersionsPerSession` changed), that version's State is not retained.
+    /// What an event's journal entry keeps of `stored` (of `json`), the snapshot of `version` made
+    /// over `current`: in full where a trim may start the kept versions (every
+    /// `JournalSQL.trimEvery`-th, counted so that the oldest kept one is in full), else the
+    /// difference from the snapshot before (`StoredSnapshot.packDelta`): often a few bytes, a few
+    /// hundred for a pushed screen. Reading a delta back needs the entries down to the last one in
+    /// full; if one of those is missing (the journal was off for a while, or
+    /// `maxVersionsPerSession` changed), that version's State is not retained.
     func journalSnapshot(_ stored: [UInt8], json: [UInt8], over current: ResidentSession.State, version: Int) -> [UInt8] {
         let keep = max(1, configuration.journal.maxVersionsPerSession)
         guard (version + keep - 1) % JournalSQL.trimEvery != 0, let base = try? StoredSnapshot.unpack(current.snapshot)

@@ -19,9 +19,9 @@ import Testing
     static func waitForAnotherThread() async -> String {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                // Named through the kernel's file: Foundation's `Thread.current.name` is lost when
-                // it runs before `start()` has recorded the new thread, and the read below then
-                // saw the name inherited from the worker.
+                // Named through the kernel's file: once, the name set with Foundation's
+                // `Thread.current.name` had not reached the kernel when the read below ran, which
+                // then saw the name the thread inherited from the worker.
                 if let comm = fopen("/proc/thread-self/comm", "w") {
                     fputs("resumer", comm)
                     fclose(comm)
