@@ -32,6 +32,9 @@ enum Schema {
     /// How deep list items are followed (a type may hold a list of itself).
     static let maximumDepth = 8
 
+    /// How deep values are followed at all.
+    static let maximumProbeDepth = 32
+
     /// What one value asked for: its fields and their shapes when it is an object, or what its
     /// single value is.
     final class Recorder {
@@ -138,6 +141,15 @@ private func placeholder<T>(_ type: T.Type) -> (value: T, kind: FieldType)? {
     case is Int.Type: (0 as! T, .integer)
     case is Int64.Type: (Int64(0) as! T, .integer)
     case is Int32.Type: (Int32(0) as! T, .integer)
+    // Every integer needs one: the standard library's decode themselves through a single-value
+    // container, which, probed, would decode them again without end.
+    case is Int16.Type: (Int16(0) as! T, .integer)
+    case is Int8.Type: (Int8(0) as! T, .integer)
+    case is UInt.Type: (UInt(0) as! T, .integer)
+    case is UInt64.Type: (UInt64(0) as! T, .integer)
+    case is UInt32.Type: (UInt32(0) as! T, .integer)
+    case is UInt16.Type: (UInt16(0) as! T, .integer)
+    case is UInt8.Type: (UInt8(0) as! T, .integer)
     case is Double.Type: (0.0 as! T, .number)
     case is Float.Type: (Float(0) as! T, .number)
     case is Decimal.Type: (Decimal(0) as! T, .number)
@@ -174,6 +186,11 @@ private func probe<T: Decodable>(_ type: T.Type, depth: Int) throws -> (
     if let (value, kind) = placeholder(type) {
         let field = FieldDeclaration("", kind)
         return (value, field, .scalar, .field(kind, field.text))
+    }
+    // A type that holds itself (a class, or through an optional box), or decodes itself as its own
+    // single value: followed this far, then unknown, instead of without end.
+    guard depth < Schema.maximumProbeDepth else {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nested deeper than a schema follows"))
     }
     let nested = Schema.Recorder(depth: depth + 1)
     let value = try T(from: SchemaDecoder(recorder: nested))

@@ -28,6 +28,25 @@ private enum Shelf: ScreenType {
     }
 }
 
+/// Props of every integer width, and a type that holds itself.
+private enum Gauges: ScreenType {
+    static let name = "gauges"
+    final class Node: Codable, Sendable {
+        let label: String
+        let next: Node?
+    }
+    struct Props: Codable, Sendable {
+        var a: Int8
+        var b: Int16
+        var c: UInt
+        var d: UInt8
+        var e: UInt16
+        var f: UInt32
+        var g: UInt64
+        var chain: Node?
+    }
+}
+
 /// A screen's props and payloads are read off its types to the bottom: each member's type,
 /// optional members, nested objects named after their Swift types, and list items.
 @Suite struct ValueSchemaTests {
@@ -55,5 +74,16 @@ private enum Shelf: ScreenType {
         #expect(pick[2].optional)
         guard case .object(_, let refresh, true) = schemas.payloads["refresh"] else { Issue.record("\(schemas.payloads)"); return }
         #expect(refresh.isEmpty)
+    }
+
+    /// Probing an integer other than `Int`, `Int32` or `Int64`, or a class that holds itself,
+    /// recursed until the stack overflowed: the app crashed as it was defined.
+    @Test func everyIntegerIsAnIntegerAndAValueThatHoldsItselfIsFollowedOnlySoFar() throws {
+        let app = NavigationApp(screens: [Gauges.self], coordinators: []) { _ in fatalError("not started") }
+        let schemas = try #require(app.screens["gauges"]?.schemas)
+        // The chain is followed until it is too deep, then it and the fields after it are unknown.
+        guard case .object(_, let props, false) = schemas.props else { Issue.record("\(schemas.props)"); return }
+        #expect(props.map(\.name) == ["a", "b", "c", "d", "e", "f", "g"])
+        for member in props { #expect(member.schema == .field(.integer, .text), "\(member)") }
     }
 }
