@@ -8,7 +8,7 @@ of `make bench`), and prints the instructions per event with the top inclusive c
 The profile is kept in `--out` for `callgrind_annotate` (pipe it through `swift demangle`).
 Valgrind runs the server's threads one at a time, so an event's instructions, not its time, are
 the figure. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
-[--server-arguments "--journal off"]
+[--server-arguments "--journal off"] [--postgresql]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,6 +23,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--server-arguments", default="", help="more arguments of `serve`, e.g. \"--journal off\"")
+    parser.add_argument("--postgresql", action="store_true", help="serve from a PostgreSQL cluster started here")
     options = parser.parse_args()
     run.compile_tools()
     os.makedirs(options.out, exist_ok=True)
@@ -35,9 +36,11 @@ def main():
                            os.path.join(run.ROOT, "bench", "sigsuspend-shim.c")])
     profile = os.path.join(options.out, "callgrind.out")
     port = run.free_port()
+    cluster = run.Postgres(work) if options.postgresql else None
+    database = cluster.database("callgrind") if cluster else os.path.join(work, "db.sqlite")
     process = subprocess.Popen(
         ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={profile}", server, "serve",
-         "--port", str(port), "--database", os.path.join(work, "db.sqlite"), "--log-level", "error",
+         "--port", str(port), "--database", database, "--log-level", "error",
          "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64",
          *options.server_arguments.split()],
         env=dict(os.environ, LD_PRELOAD=shim), stdout=subprocess.PIPE,
@@ -57,6 +60,7 @@ def main():
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=120)
+        if cluster: cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
     dumps = sorted(f for f in os.listdir(options.out) if f.startswith("callgrind.out."))
     annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", os.path.join(options.out, dumps[-1])],

@@ -123,7 +123,7 @@ enum SessionSQL {
             DELETE FROM idempotency_keys
             WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?1 AND id <> ?2)
             """, [.integer(userID), .text(except)])
-        try deleteRows("DELETE FROM sessions WHERE user_id = ?1 AND id <> ?2", [.integer(userID), .text(except)], connection)
+        _ = try deleteRows("DELETE FROM sessions WHERE user_id = ?1 AND id <> ?2", [.integer(userID), .text(except)], connection)
     }
 
     /// Runs `delete` (a `DELETE FROM sessions`); the journals of the sessions it ends stay
