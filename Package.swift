@@ -104,7 +104,8 @@ let package = Package(
         .target(
             name: "SampleApp",
             dependencies: [
-                "Navigation", "Store", "Secrets", "AccountProtection", .product(name: "Metrics", package: "swift-metrics"),
+                "Navigation", "NavigationMacros", "Store", "Secrets", "AccountProtection",
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),

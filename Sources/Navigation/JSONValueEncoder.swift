@@ -21,6 +21,12 @@ struct JSONValueEncoder {
     /// object, each of `nullFields` it lacks is written as `null`; a value that is not an object is
     /// then written as the object of those nulls.
     func serialize(_ value: some Encodable, nullFields: (some Sequence<String>)? = [String]?.none) throws -> [UInt8] {
+        if nullFields == nil, let writable = value as? any JSONWritable {
+            var output: [UInt8] = []
+            output.reserveCapacity(256)
+            try writable.writeJSON(to: &output, nullForNil: false)
+            return output
+        }
         var part = try ValueEncoder.box(value, codingPath: [], userInfo: userInfo)
         if let nullFields {
             let object: ObjectUnderConstruction
@@ -188,7 +194,7 @@ private final class ValueEncoder: Encoder {
         if T.self == String.self { return .done(.string(unsafeBitCast(value, to: String.self))) }
         if T.self == Int.self { return .done(.int(unsafeBitCast(value, to: Int.self))) }
         if T.self == Bool.self { return .done(.bool(unsafeBitCast(value, to: Bool.self))) }
-        if T.self == Double.self { return .done(try number(unsafeBitCast(value, to: Double.self), codingPath: codingPath())) }
+        if T.self == Double.self { return .done(try JSONValue.number(unsafeBitCast(value, to: Double.self), codingPath: codingPath())) }
         if T.self == JSONValue.self { return .done(unsafeBitCast(value, to: JSONValue.self)) }
         if T.self == Data.self { return .done(.string(unsafeBitCast(value, to: Data.self).base64EncodedString())) }
         if T.self == URL.self { return .done(.string(unsafeBitCast(value, to: URL.self).absoluteString)) }
@@ -209,23 +215,6 @@ private final class ValueEncoder: Encoder {
         // Kept as parts, not made a `JSONValue` yet: the caller may want only the bytes.
         return encoder.part?.resolved ?? .done(.object([:]))
     }
-
-    static func number(_ double: Double, codingPath: [any CodingKey]) throws -> JSONValue {
-        guard double.isFinite else {
-            throw EncodingError.invalidValue(
-                double, .init(codingPath: codingPath, debugDescription: "\(double) is not a JSON number"))
-        }
-        return .double(double)
-    }
-
-    static func number(_ float: Float, codingPath: [any CodingKey]) throws -> JSONValue {
-        // Through its shortest text, so that 0.1 as a Float stays 0.1 and not 0.10000000149.
-        try number(Double(String(float)) ?? Double(float), codingPath: codingPath)
-    }
-
-    static func integer(_ value: some BinaryInteger) -> JSONValue {
-        Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
-    }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -239,21 +228,21 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        set(try ValueEncoder.number(value, codingPath: codingPath + [key]), key)
+        set(try JSONValue.number(value, codingPath: codingPath + [key]), key)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        set(try ValueEncoder.number(value, codingPath: codingPath + [key]), key)
+        set(try JSONValue.number(value, codingPath: codingPath + [key]), key)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(value), key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(ValueEncoder.integer(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(JSONValue.integer(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(JSONValue.integer(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         object.set(key.stringValue, try ValueEncoder.box(value, codingPath: codingPath + [key], userInfo: userInfo))
@@ -296,21 +285,21 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { array.append(.done(.bool(value))) }
     mutating func encode(_ value: String) throws { array.append(.done(.string(value))) }
     mutating func encode(_ value: Double) throws {
-        array.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
+        array.append(.done(try JSONValue.number(value, codingPath: nextPath)))
     }
     mutating func encode(_ value: Float) throws {
-        array.append(.done(try ValueEncoder.number(value, codingPath: nextPath)))
+        array.append(.done(try JSONValue.number(value, codingPath: nextPath)))
     }
     mutating func encode(_ value: Int) throws { array.append(.done(.int(value))) }
-    mutating func encode(_ value: Int8) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: Int16) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: Int32) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: Int64) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt8) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt16) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt32) throws { array.append(.done(ValueEncoder.integer(value))) }
-    mutating func encode(_ value: UInt64) throws { array.append(.done(ValueEncoder.integer(value))) }
+    mutating func encode(_ value: Int8) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: Int16) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: Int32) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: Int64) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: UInt) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: UInt8) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: UInt16) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: UInt32) throws { array.append(.done(JSONValue.integer(value))) }
+    mutating func encode(_ value: UInt64) throws { array.append(.done(JSONValue.integer(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.append(try ValueEncoder.box(value, codingPath: nextPath, userInfo: userInfo))
@@ -348,18 +337,18 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { set(.null) }
     mutating func encode(_ value: Bool) throws { set(.bool(value)) }
     mutating func encode(_ value: String) throws { set(.string(value)) }
-    mutating func encode(_ value: Double) throws { set(try ValueEncoder.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { set(try ValueEncoder.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Double) throws { set(try JSONValue.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Float) throws { set(try JSONValue.number(value, codingPath: codingPath)) }
     mutating func encode(_ value: Int) throws { set(.int(value)) }
-    mutating func encode(_ value: Int8) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: Int16) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: Int32) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: Int64) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: UInt) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: UInt8) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: UInt16) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: UInt32) throws { set(ValueEncoder.integer(value)) }
-    mutating func encode(_ value: UInt64) throws { set(ValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int8) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: Int16) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: Int32) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: Int64) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: UInt) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: UInt16) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: UInt32) throws { set(JSONValue.integer(value)) }
+    mutating func encode(_ value: UInt64) throws { set(JSONValue.integer(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         encoder.part = try ValueEncoder.box(value, codingPath: codingPath, userInfo: encoder.userInfo)
@@ -383,4 +372,24 @@ struct ValueCodingKey: CodingKey {
 
     init?(stringValue: String) { self.init(stringValue) }
     init?(intValue: Int) { self.init(index: intValue) }
+}
+
+extension JSONValue {
+    /// `double` as a JSON number; an error (at `codingPath`) for a non-finite one.
+    static func number(_ double: Double, codingPath: [any CodingKey]) throws -> JSONValue {
+        guard double.isFinite else {
+            throw EncodingError.invalidValue(
+                double, .init(codingPath: codingPath, debugDescription: "\(double) is not a JSON number"))
+        }
+        return .double(double)
+    }
+
+    static func number(_ float: Float, codingPath: [any CodingKey]) throws -> JSONValue {
+        // Through its shortest text, so that 0.1 as a Float stays 0.1 and not 0.10000000149.
+        try number(Double(String(float)) ?? Double(float), codingPath: codingPath)
+    }
+
+    static func integer(_ value: some BinaryInteger) -> JSONValue {
+        Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
+    }
 }

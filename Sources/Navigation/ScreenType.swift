@@ -160,6 +160,13 @@ extension ScreenType {
 
     /// `props` serialized as the screen carries them: every field present, `null` for a missing optional.
     static func json(_ props: Props) throws -> [UInt8] {
-        try JSONValueEncoder().serialize(props, nullFields: Schema.fields(of: Props.self).lazy.map(\.name))
+        if let writable = props as? any JSONWritableObject {
+            // Its fields are the schema's (`@JSONWritable` writes each stored property).
+            var output: [UInt8] = []
+            output.reserveCapacity(512)
+            try writable.writeJSON(to: &output, nullForNil: true)
+            return output
+        }
+        return try JSONValueEncoder().serialize(props, nullFields: Schema.fields(of: Props.self).lazy.map(\.name))
     }
 }

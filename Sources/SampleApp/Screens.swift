@@ -1,5 +1,6 @@
 import Foundation
 import Navigation
+import NavigationMacros
 
 // The shipped app's screens, each declared once as types. Their names, props and events are the
 // client contract (`GET /v1/screens` is generated from them).
@@ -40,6 +41,7 @@ public enum LoginScreen: ScreenType {
             "password": .init(label: "Password", autofill: .currentPassword),
         ],
         events: ["submit": .primary("Log in"), "signUp": .secondary("Create an account")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
         public var error: String?
@@ -75,6 +77,7 @@ public enum SignUpEmailScreen: ScreenType {
     public static let presentation = ScreenPresentation(
         title: "Create an account", fields: ["email": .init(label: "E-mail", input: .email, autofill: .username)],
         events: ["next": .primary("Continue")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
         public var error: String?
@@ -92,6 +95,7 @@ public enum SignUpPasswordScreen: ScreenType {
     public static let presentation = ScreenPresentation(
         title: "Choose a password", fields: ["password": .init(label: "Password", autofill: .newPassword, length: Rules.password)],
         events: ["next": .primary("Continue")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var error: String?
     }
@@ -109,6 +113,7 @@ public enum SignUpProfileScreen: ScreenType {
         title: "Your name",
         fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName)],
         events: ["finish": .primary("Create account")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var displayName: String
         public var error: String?
@@ -131,6 +136,7 @@ public enum SignUpFormScreen: ScreenType {
             "displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName),
         ],
         events: ["submit": .primary("Create account")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var email: String
         public var displayName: String
@@ -150,6 +156,7 @@ public enum SignUpFormScreen: ScreenType {
 // MARK: Main: home tab
 
 /// A post as screens show it.
+@JSONWritable
 public struct PostView: Codable, Sendable, Hashable {
     public var id: Int
     public var text: String
@@ -159,6 +166,7 @@ public struct PostView: Codable, Sendable, Hashable {
 }
 
 /// A user as lists show them.
+@JSONWritable
 public struct UserSummary: Codable, Sendable, Hashable {
     public var id: Int
     public var displayName: String
@@ -189,6 +197,7 @@ public enum TimelineScreen: ScreenType {
             ItemAction("posts", opens: "openPost", with: "postId", title: "text", subtitle: "createdAt"),
             ItemAction("posts.author", opens: "openUser", with: "userId", title: "displayName"),
         ])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var posts: [PostView]
         /// The id to load older posts before; nil at the end.
@@ -215,6 +224,7 @@ public enum PostScreen: ScreenType {
         ],
         events: ["popToRoot": .secondary("Back to the timeline")],
         itemActions: [ItemAction("post.author", opens: "openUser", with: "userId", title: "displayName")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var post: PostView
     }
@@ -236,6 +246,7 @@ public enum UserScreen: ScreenType {
         ],
         events: ["popToRoot": .secondary("Back to the timeline"), "openPost": .secondary("Open")],
         itemActions: [ItemAction("posts", opens: "openPost", with: "postId", title: "text", subtitle: "createdAt")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var user: UserSummary
         public var posts: [PostView]
@@ -259,6 +270,7 @@ public enum ComposeScreen: ScreenType {
         title: "New post",
         fields: ["text": .init(label: "What is on your mind?", input: .multiline, length: Rules.post)],
         events: ["submit": .primary("Post"), "cancel": .cancel("Cancel")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var text: String
         public var error: String?
@@ -272,6 +284,7 @@ public enum ComposeScreen: ScreenType {
 // MARK: Main: profile tab
 
 /// The signed-in user as their profile shows them.
+@JSONWritable
 public struct ProfileUser: Codable, Sendable, Hashable {
     public var id: Int
     public var email: String
@@ -289,6 +302,7 @@ public enum ProfileScreen: ScreenType {
             "postCount": .label("Posts"),
         ],
         events: ["edit": .secondary("Edit name"), "openSettings": .secondary("Settings")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         /// Nil for a moment if the user is gone (the session then signs out).
         public var user: ProfileUser?
@@ -308,6 +322,7 @@ public enum EditProfileScreen: ScreenType {
         title: "Edit name",
         fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName)],
         events: ["save": .primary("Save")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var displayName: String
         public var error: String?
@@ -356,6 +371,7 @@ public enum ChangePasswordScreen: ScreenType {
             "newPassword": .init(label: "New password", autofill: .newPassword, length: Rules.password),
         ],
         events: ["save": .primary("Save")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var error: String?
     }
@@ -373,6 +389,7 @@ public enum ConfirmDeleteScreen: ScreenType {
         title: "Delete your account?",
         fields: ["message": .unlabeled("Message"), "password": .init(label: "Password", autofill: .currentPassword)],
         events: ["confirm": .destructive("Delete account"), "cancel": .cancel("Keep it")])
+    @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
         public var message: String
         public var error: String?

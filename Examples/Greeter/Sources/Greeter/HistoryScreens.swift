@@ -9,6 +9,7 @@ public enum HistoryScreen: ScreenType {
         title: "History", fields: ["sortedBy": .label("Sorted by")], events: ["sort": .secondary("Sort")],
         itemActions: [ItemAction("people", opens: "open", with: "name", from: "name", title: "name", subtitle: "times")])
 
+    @JSONWritable
     public struct Props: Codable, Sendable {
         public var people: [Person]
         public var sortedBy: String
@@ -22,6 +23,7 @@ public enum HistoryScreen: ScreenType {
 }
 
 /// One person in the history.
+@JSONWritable
 public struct Person: Codable, Sendable, Hashable {
     public var name: String
     public var times: Int
