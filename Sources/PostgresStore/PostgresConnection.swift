@@ -159,6 +159,14 @@ public final class PostgresConnection: SQLConnection {
         throw PostgresError(sqlState: "", message: "COMMIT answered nothing", sql: "COMMIT")
     }
 
+    /// True when the server spoke on this connection while nothing was asked of it: it closed
+    /// it, or is about to (its last message says why: terminated, shutting down, idle too long).
+    /// Such a connection is not used again. A poll that does not wait.
+    public var closedByServer: Bool {
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
+    }
+
     /// Inside a transaction, queues `sql` to go with `COMMIT` (prepared now); outside one, runs it.
     public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
         guard beginPending || openTransaction != nil else {

@@ -8,8 +8,8 @@ import Synchronization
 /// Threading: libpq blocks, so connections never run on Swift's cooperative threads. Each
 /// pooled connection has its own serial dispatch queue, and a caller that checked a connection
 /// out runs its work there; callers beyond `size` wait (suspended, not blocking) in arrival order.
-/// A connection that broke is reconnected before its next use, so the pool recovers by itself
-/// once the server is back.
+/// A connection that broke, or that the server closed while it sat idle, is reconnected before
+/// its next use, so the pool recovers by itself once the server is back.
 final class PostgresPool: Sendable {
     private struct State {
         var idle: [PooledConnection] = []
@@ -100,9 +100,11 @@ private final class PooledConnection: @unchecked Sendable {
         queue = DispatchQueue(label: label)
     }
 
-    /// The open connection, connecting or reconnecting first if needed. Runs on `queue`.
+    /// The open connection, connecting or reconnecting first if needed (also when the server
+    /// closed it while it sat here: terminated, restarted, or idle too long). Runs on `queue`.
     func connection(url: String) throws -> PostgresConnection {
-        if let current, current.isHealthy { return current }
+        if let current, current.isHealthy, !current.closedByServer { return current }
+        // (`reconnect` starts a new session whether or not libpq has seen the old one end.)
         if let current {
             try current.reconnect()
             return current

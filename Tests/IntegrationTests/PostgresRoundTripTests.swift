@@ -88,4 +88,43 @@ import Testing
         let second = try await Self.roundTrips(server) - before
         #expect(second == 1 + 2 + 5)
     }
+
+    /// The server closed the pool's connections while they were idle (an administrator,
+    /// `idle_session_timeout`, a proxy): the next events are answered as if nothing happened, each
+    /// applied once. Before, each event met one closed connection, retried on the next one it was
+    /// handed, met another, and got `503`.
+    @Test func connectionsClosedWhileIdleAreReplacedBeforeAnEventIsSent() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let server = try await ServerProcess.start(databasePath: url, arguments: ["--test-hooks"])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        for round in 0..<3 {
+            let terminated = try await TestHTTP.offPool {
+                try PostgresCluster.shared.psql(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                        + "'\(MultiNodeLiveTests.databaseName(url))' AND application_name = 'coordinatord'",
+                    database: "postgres")
+            }
+            #expect((Int(terminated.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 1, "round \(round)")
+            // Signalled, not yet gone: the test waits until their sockets are closed.
+            try await waitUntil("the terminated backends are gone") {
+                let left = try await TestHTTP.offPool {
+                    try PostgresCluster.shared.psql(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                            + "'\(MultiNodeLiveTests.databaseName(url))' AND application_name = 'coordinatord'",
+                        database: "postgres")
+                }
+                return left.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+            }
+            let version = client.version
+            for event in ["back", "logIn"] {
+                let response = try await client.send(event)
+                #expect(response.status == 200, "\(event), round \(round): \(server.log.suffix(1500))")
+            }
+            #expect(client.version == version + 2)
+        }
+        var fresh = client
+        #expect(try await fresh.refresh().status == 200)
+        #expect(fresh.version == client.version)
+    }
 }
