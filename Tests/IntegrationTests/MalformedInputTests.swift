@@ -59,4 +59,20 @@ import Testing
         }
         #expect(try await TestHTTP.request(port: server.port, "GET", "/healthz").status == 200)
     }
+
+    /// The bearer scheme is matched without regard to case, with spaces around the token
+    /// ignored; anything else is no token at all (401), never another session's.
+    @Test func theAuthorizationHeaderNamesATokenOnlyAsBearer() async throws {
+        let server = try await ServerProcess.start()
+        let client = try await SessionClient.create(port: server.port)
+        let path = "/v1/sessions/\(client.id)"
+        for header in ["Bearer \(client.token)", "bearer \(client.token)", "BEARER   \(client.token)  ", "  Bearer \(client.token)"] {
+            let response = try await TestHTTP.request(port: server.port, "GET", path, headers: ["Authorization": header])
+            #expect(response.status == 200, "\(header): \(response.status)")
+        }
+        for header in ["Bearer", "Bearer ", "Bearer    ", "Basic \(client.token)", "Bearer\(client.token)", client.token] {
+            let response = try await TestHTTP.request(port: server.port, "GET", path, headers: ["Authorization": header])
+            #expect(response.status == 401, "\(header): \(response.status)")
+        }
+    }
 }

@@ -11,9 +11,7 @@ import Testing
         _ source: String, expandsTo expanded: String, diagnostics: [DiagnosticSpec] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        assertMacroExpansion(source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: macros) { failure in
-            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
-        }
+        expectExpansion(source, expandsTo: expanded, diagnostics: diagnostics, macros: macros, sourceLocation: sourceLocation)
     }
 
     @Test func eachCaseBecomesAnEventNamedAfterIt() {

@@ -6,9 +6,16 @@ extension HTTPRequest {
     /// The token of `Authorization: Bearer <token>`, if sent.
     var bearerToken: String? {
         guard let header = headers["Authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1].trimmingOptionalWhitespace())
+        // Cut on bytes, as `split(separator: " ", maxSplits: 1)` would on characters (it walked
+        // them: a few thousand instructions per request). Leading spaces are skipped.
+        let bytes = header.utf8
+        let space = UInt8(ascii: " ")
+        guard let start = bytes.firstIndex(where: { $0 != space }),
+            let schemeEnd = bytes[start...].firstIndex(of: space)
+        else { return nil }
+        let rest = bytes[bytes.index(after: schemeEnd)...]
+        guard !rest.isEmpty, Substring(bytes[start..<schemeEnd]).lowercased() == "bearer" else { return nil }
+        return String(Substring(rest).trimmingOptionalWhitespace())
     }
 
     /// The body as a JSON object: `415` if not sent as JSON, `400` if not a JSON object.
