@@ -698,11 +698,8 @@ def journal(work, options):
     `check-deploy` takes over `--cold` stored sessions. Both servers of a store run at once and
     take alternate bursts (`alternated`): one run after the other swung the ratio by ±20 %."""
     results = {}
-    servers = {setting: Server(os.path.join(work, f"journal-{setting}.sqlite"), "--journal", setting) for setting in ("on", "off")}
-    try:
-        results["sqlite"] = alternated(servers, work, "journal-sqlite", options)
-    finally:
-        for server in servers.values(): server.stop()
+    results["sqlite"] = journal_on_and_off(lambda setting: os.path.join(work, f"journal-{setting}.sqlite"), work,
+                                           "journal-sqlite", options)
     db = sqlite3.connect(os.path.join(work, "journal-on.sqlite"))
     count, size = db.execute(
         "SELECT count(*), coalesce(sum(length(snapshot) + length(payload) + length(screen) + length(screen_name)"
@@ -712,11 +709,7 @@ def journal(work, options):
     results["check_deploy"] = deploy_check(work, options)
     cluster = Postgres(work)
     try:
-        servers = {setting: Server(cluster.database(f"journal_{setting}"), "--journal", setting) for setting in ("on", "off")}
-        try:
-            results["pg"] = alternated(servers, work, "journal-pg", options)
-        finally:
-            for server in servers.values(): server.stop()
+        results["pg"] = journal_on_and_off(lambda setting: cluster.database(f"journal_{setting}"), work, "journal-pg", options)
         out = cluster.run("psql", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "-d", "journal_on", "-At", "-c",
                           "SELECT pg_total_relation_size('session_journal') / greatest(count(*), 1) FROM session_journal",
                           capture=True)
@@ -724,6 +717,15 @@ def journal(work, options):
     finally:
         cluster.stop()
     return results
+
+
+def journal_on_and_off(database, work, name, options):
+    """`alternated` on a server with the journal on and one with it off, on `database(setting)` each."""
+    servers = {setting: Server(database(setting), "--journal", setting) for setting in ("on", "off")}
+    try:
+        return alternated(servers, work, name, options)
+    finally:
+        for server in servers.values(): server.stop()
 
 
 def alternated(servers, work, name, options):

@@ -133,11 +133,7 @@ package struct DeployCheck: Sendable {
         guard entries.count > 1 else { return }
         report.replayedSessions += 1
         // Each entry's JSON, in version order: an entry may keep the difference from the one before.
-        var jsons: [[UInt8]?] = []
-        for (index, entry) in entries.enumerated() {
-            let before = index > 0 && entries[index - 1].version == entry.version - 1 ? jsons[index - 1] : nil
-            jsons.append(try? StoredSnapshot.unpack(entry.snapshot, base: before))
-        }
+        let jsons = StoredSnapshot.unpack(run: entries.map { ($0.version, $0.snapshot) })
         for index in entries.indices.dropFirst() where entries[index].before == entries[index - 1].version {
             let entry = entries[index]
             if entry.event.hasPrefix("(") { continue }  // (start), (fallback): not events

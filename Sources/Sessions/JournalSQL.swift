@@ -59,7 +59,7 @@ enum JournalSQL {
         if let user = record.user { try connection.run(listUser, [.text(record.session), .integer(user)]) }
         if let bound = trimBound(after: record, keep: keep) {
             try connection.run(
-                trim(bound: "?2", head: "SELECT journal_head FROM sessions WHERE id = ?1"), [.text(record.session), .int(bound)])
+                trim(bound: "?2", head: rowHead), [.text(record.session), .int(bound)])
         }
     }
 
@@ -72,7 +72,7 @@ enum JournalSQL {
     /// connection finds by that text in its cache).
     private static let insert = """
         INSERT INTO session_journal (\(columns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (SELECT journal_head FROM sessions WHERE id = ?1))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (\(rowHead)))
         """
     private static let insertReturningID = insert + " RETURNING id"
 
@@ -83,7 +83,7 @@ enum JournalSQL {
     /// The replays among session ?1's entries since its last event, and those of version ?2
     /// (no row: the session is gone).
     private static let replaysSinceTheLastEvent =
-        walk(from: "SELECT journal_head FROM sessions WHERE id = ?1", while: "walk.replay = 1 AND walk.step <= \(replaysBetweenEvents)")
+        walk(from: rowHead, while: "walk.replay = 1 AND walk.step <= \(replaysBetweenEvents)")
         + """
          SELECT (SELECT coalesce(sum(replay), 0) FROM walk),
             (SELECT coalesce(sum(CASE WHEN version = ?2 THEN replay ELSE 0 END), 0) FROM walk)
@@ -117,9 +117,11 @@ enum JournalSQL {
         """
     }
 
+    /// Session ?1's newest entry as its row names it (none once the row is gone).
+    static let rowHead = "SELECT journal_head FROM sessions WHERE id = ?1"
+
     /// Session ?1's newest entry: its row's head, or the head kept when the row went.
-    static let head =
-        "coalesce((SELECT journal_head FROM sessions WHERE id = ?1), (SELECT head FROM journal_heads WHERE session_id = ?1))"
+    static let head = "coalesce((\(rowHead)), (SELECT head FROM journal_heads WHERE session_id = ?1))"
 
     /// A recursive walk down a session's chain, as the table `walk(id, previous_id, version,
     /// replay, step)`: from the entry `start` (SQL naming an id; step 1) to older ones, on from
@@ -193,13 +195,7 @@ enum JournalSQL {
         guard entries.last?.version == version,
             let full = entries.lastIndex(where: { !StoredSnapshot.isDelta($0.snapshot) })
         else { return nil }
-        var json: [UInt8]? = nil
-        for (index, entry) in entries[full...].enumerated() {
-            guard index == 0 || entry.version == entries[full + index - 1].version + 1 else { return nil }
-            json = try? StoredSnapshot.unpack(entry.snapshot, base: json)
-            if json == nil { return nil }
-        }
-        return json
+        return StoredSnapshot.unpack(run: Array(entries[full...])).last ?? nil
     }
 
     /// Deletes the whole journal of every session user `id` was signed in to (an account deleted).

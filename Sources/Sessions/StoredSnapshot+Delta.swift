@@ -62,6 +62,19 @@ extension StoredSnapshot {
         return Array(json)
     }
 
+    /// The JSON of each snapshot of `run` (entries of one session in version order): a delta reads
+    /// over the JSON of the entry before it when that is its version's predecessor. Nil where one
+    /// does not read back, and so for the deltas after it.
+    static func unpack(run: [(version: Int, snapshot: [UInt8])]) -> [[UInt8]?] {
+        var jsons: [[UInt8]?] = []
+        jsons.reserveCapacity(run.count)
+        for (index, entry) in run.enumerated() {
+            let base = index > 0 && run[index - 1].version == entry.version - 1 ? jsons[index - 1] : nil
+            jsons.append(try? unpack(entry.snapshot, base: base))
+        }
+        return jsons
+    }
+
     /// A hash of `bytes`, eight at a time (FNV-1a's steps over 64-bit words): tells a delta's base
     /// from other JSON. Not a defence against forgery: only the server writes the journal.
     static func fingerprint(_ bytes: [UInt8]) -> UInt32 {
