@@ -8,11 +8,11 @@ of `make bench`), and prints the instructions per event with the top inclusive c
 The profile is kept in `--out` for `callgrind_annotate` (pipe it through `swift demangle`).
 Valgrind runs the server's threads one at a time, so an event's instructions, not its time, are
 the figure. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
-[--server-arguments "--journal off"] [--postgresql]
+[--server-arguments "--journal off"] [--postgresql] [--streams]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run
+import live, run
 
 
 def main():
@@ -24,6 +24,8 @@ def main():
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--server-arguments", default="", help="more arguments of `serve`, e.g. \"--journal off\"")
     parser.add_argument("--postgresql", action="store_true", help="serve from a PostgreSQL cluster started here")
+    parser.add_argument("--streams", action="store_true",
+                        help="open a live stream on each driven session, so that every event is pushed")
     options = parser.parse_args()
     run.compile_tools()
     os.makedirs(options.out, exist_ok=True)
@@ -49,6 +51,10 @@ def main():
         process.stdout.readline()
         sessions = os.path.join(work, "sessions.txt")
         post_id, user_id = run.prepare_sessions(f"http://127.0.0.1:{port}", options.sessions, sessions)
+        streams = None
+        if options.streams:
+            lines = [line.split() for line in open(sessions).read().splitlines()]
+            streams = live.Streams(vars(run), port, [(session, token) for session, token, *_ in lines], 1)
         run.loadgen("navigate", port, options.connections, 3, 1, sessions, post_id, user_id)
         control = lambda *args: subprocess.check_call(["callgrind_control", *args, str(process.pid)],
                                                       stdout=subprocess.DEVNULL)
@@ -57,6 +63,7 @@ def main():
         result = run.loadgen("navigate", port, options.connections, options.seconds, 1, sessions, post_id, user_id)
         control("-i", "off")
         control("-d")
+        if streams: streams.close()
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=120)
