@@ -26,7 +26,9 @@ public final class Statement {
     /// Resets the statement and binds `values` to its parameters `?1`, `?2`, ...
     public func bind(_ values: [SQLValue]) throws {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // No `sqlite3_clear_bindings`: every parameter is bound again below (the count must match),
+        // and clearing first cost about 300 instructions per statement. The values bound last stay
+        // with the cached statement until its next use, at most one row's worth per statement.
         guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
             throw SQLiteError(
                 code: SQLITE_RANGE,

@@ -61,8 +61,8 @@ enum FoldedEventSQL {
                 journaled AS (INSERT INTO session_journal (id, \(JournalSQL.columns)) OVERRIDING SYSTEM VALUE
                     SELECT entry.id, ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
                         \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
-                        \(parameter(.text(JournalSQL.payloadText(record)))),
-                        \(parameter(.text(JournalSQL.redactedText(record.payload.redacted)))), 0,
+                        \(parameter(.text(record.payloadText))),
+                        \(parameter(.text(record.redactedText))), 0,
                         \(parameter(.blob(record.snapshot ?? snapshot))), \(user)::bigint,
                         head.journal_head
                     FROM updated, entry, head)

@@ -84,10 +84,33 @@ struct JournalRecord: Sendable {
     let screen: String
     let screenName: String
     let event: String
-    let payload: JournaledPayload
+    /// The journaled payload as stored: JSON text.
+    let payloadText: String
+    /// The names of the members left out of the payload, as stored: a JSON array (a name may hold any character).
+    let redactedText: String
     let replay: Bool
     /// The stored (packed) snapshot after the event; nil for a replay, which changed nothing.
     let snapshot: [UInt8]?
+
+    /// The payload is serialized here, where the record is made (for an event, on the reader that
+    /// ran its flow), so that the writer, which every event waits for in turn, only binds text.
+    init(
+        session: String, user: Int64?, versionBefore: Int, version: Int, at: Int64, screen: String, screenName: String,
+        event: String, payload: JournaledPayload, replay: Bool, snapshot: [UInt8]?
+    ) {
+        self.session = session
+        self.user = user
+        self.versionBefore = versionBefore
+        self.version = version
+        self.at = at
+        self.screen = screen
+        self.screenName = screenName
+        self.event = event
+        self.payloadText = String(decoding: payload.payload.serialized(), as: UTF8.self)
+        self.redactedText = String(decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self)
+        self.replay = replay
+        self.snapshot = snapshot
+    }
 }
 
 extension SessionConfiguration {

@@ -42,8 +42,8 @@ enum JournalSQL {
     {
         let values: [SQLValue] = [
             .text(record.session), .int(record.versionBefore), .int(record.version), .integer(record.at), .text(node),
-            .text(record.screen), .text(record.screenName), .text(record.event), .text(payloadText(record)),
-            .text(redactedText(record.payload.redacted)), .int(record.replay ? 1 : 0),
+            .text(record.screen), .text(record.screenName), .text(record.event), .text(record.payloadText),
+            .text(record.redactedText), .int(record.replay ? 1 : 0),
             record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
         ]
         guard returningID else {
@@ -134,16 +134,6 @@ enum JournalSQL {
             SELECT j.id, j.previous_id, j.version, j.replay, walk.step + 1
             FROM walk JOIN session_journal j ON j.id = walk.previous_id WHERE \(more))
         """
-    }
-
-    /// The journaled payload, as stored: JSON text.
-    static func payloadText(_ record: JournalRecord) -> String {
-        String(decoding: record.payload.payload.serialized(), as: UTF8.self)
-    }
-
-    /// The names of the members left out of a payload, as stored: a JSON array (a name may hold any character).
-    static func redactedText(_ names: [String]) -> String {
-        String(decoding: JSONValue.array(names.map(JSONValue.string)).serialized(), as: UTF8.self)
     }
 
     static func redacted(fromText text: String) -> [String] {
