@@ -4,11 +4,16 @@ import Sessions
 extension Application {
     /// On PostgreSQL, a listener that feeds other nodes' commits to this node's live streams;
     /// nil on SQLite (one process holds every stream).
-    static func listen(_ location: DatabaseLocation, _ sessions: SessionService) -> PostgresListener? {
+    static func listen(_ location: DatabaseLocation, _ sessions: SessionService, metrics: LiveMetrics)
+        -> PostgresListener?
+    {
         guard location.dialect == .postgresql else { return nil }
         return PostgresListener(
             url: location.value, channel: SessionService.liveChannel,
-            onNotice: { payload in Task { await sessions.liveNotice(payload) } },
+            onNotice: { payload in
+                metrics.noticed()
+                Task { await sessions.liveNotice(payload) }
+            },
             onStatus: { connected in Task { await sessions.liveConnection(connected: connected) } })
     }
 }

@@ -46,8 +46,8 @@ struct Application {
                     total: options.maxStreams)
             ).journaling(options.journalOptions.settings),
             logger: logger, environment: makeEnvironment)
-        listener = Self.listen(DatabaseLocation(databaseOptions.database), sessions)
         let liveMetrics = LiveMetrics()
+        listener = Self.listen(DatabaseLocation(databaseOptions.database), sessions, metrics: liveMetrics)
 
         var router = Router { error, request in
             var metadata: Logger.Metadata = [

@@ -90,6 +90,9 @@ package final class LiveHub: Sendable {
         var sessions: [String: Watched] = [:]
         var perClient: [String: Int] = [:]
         var total = 0
+        /// On a shared store, the end of the lease this node holds on each session it streams
+        /// (`live_watches`): kept while the session has streams here, forgotten with the last one.
+        var leases: [String: Int64] = [:]
     }
 
     let limits: Limits
@@ -145,6 +148,7 @@ package final class LiveHub: Sendable {
         table.perClient[entry.client, default: 1] -= 1
         if table.perClient[entry.client] == 0 { table.perClient[entry.client] = nil }
         if table.sessions[sessionID]?.entries.isEmpty == true { table.sessions[sessionID] = nil }
+        if table.sessions[sessionID] == nil { table.leases[sessionID] = nil }
     }
 
     /// True when some stream here watches `sessionID` (so a commit is worth rendering).
@@ -193,6 +197,7 @@ package final class LiveHub: Sendable {
             guard let watched = table.sessions[sessionID] else { return [] }
             for entry in watched.entries.values { Self.forget(entry, of: sessionID, in: &table) }
             table.sessions[sessionID] = nil
+            table.leases[sessionID] = nil
             return watched.entries.values.map(\.subscriber)
         }
         for subscriber in ended { subscriber.end(reason: reason) }
@@ -223,6 +228,28 @@ package final class LiveHub: Sendable {
     /// Records the link's state; true when streams should hear of it (a loss, or the return after one).
     func linkChanged(connected: Bool) -> Bool {
         linkLost.exchange(!connected, ordering: .acquiringAndReleasing) == connected
+    }
+
+    /// True when this node holds no lease on `sessionID` that lasts past `time`.
+    func needsLease(_ sessionID: String, before time: Int64) -> Bool {
+        table.withLock { ($0.leases[sessionID] ?? .min) < time }
+    }
+
+    /// Sessions streamed here whose lease ends before `time` (or that have none). Forgets the
+    /// leases of sessions no longer streamed (a stream refused after its lease was taken).
+    func leasesToRenew(before time: Int64) -> [String] {
+        table.withLock { table in
+            table.leases = table.leases.filter { table.sessions[$0.key] != nil }
+            return table.sessions.keys.filter { (table.leases[$0] ?? .min) < time }
+        }
+    }
+
+    /// Records that the leases of `sessionIDs` last until `time` (for those streamed here, or
+    /// about to be: a stream's lease is taken before it subscribes).
+    func leased(_ sessionIDs: [String], until time: Int64) {
+        table.withLock { table in
+            for id in sessionIDs { table.leases[id] = max(table.leases[id] ?? .min, time) }
+        }
     }
 
     /// Every subscriber, to tell them something (heartbeat, status).

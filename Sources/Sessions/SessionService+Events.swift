@@ -290,7 +290,7 @@ extension SessionService {
         // Sent after the commit, with it (queued first: the commit may come with the update below).
         try noticeOtherNodes(
             [.committed(request.sessionID, version: current.version + 1)]
-                + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection)
+                + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection, now: now)
         if connection.dialect == .postgresql {
             // The update and its journal entry in one statement (one round trip).
             let settings = configuration.journal

@@ -13,6 +13,7 @@ extension SessionService {
     package func openStream(
         id: String, token: String?, lastEventID: Int?, client: String, subscriber: any LiveSubscriber
     ) async throws {
+        try await leaseForStream(id)
         for _ in 0..<5 {
             let opened = try await withSession(id: id, token: token) { session in
                 // Under the session's lock no commit runs: what the stream is registered after is
@@ -125,12 +126,45 @@ extension SessionService {
     /// The PostgreSQL channel commits are announced on.
     package static var liveChannel: String { LiveNotice.channel }
 
-    /// Sends heartbeats every `interval` until cancelled.
+    /// Sends heartbeats, and renews the leases of the sessions streamed here, every `interval`
+    /// until cancelled.
     package func startHeartbeats(every interval: Duration) -> Task<Void, Never> {
         Task { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 liveHeartbeat()
+                await renewLiveLeases()
+            }
+        }
+    }
+
+    // MARK: Leases (shared store)
+
+    /// On a shared store, takes this node's lease on session `id` unless it holds one for long
+    /// enough: before the stream reads the session, so that no commit after that read goes untold.
+    func leaseForStream(_ id: String) async throws {
+        guard store.isShared else { return }
+        let now = now()
+        guard live.needsLease(id, before: now + LiveLease.renewWithin) else { return }
+        let until = now + LiveLease.seconds
+        try await write { try LiveLease.take($0, sessionIDs: [id], until: until) }
+        live.leased([id], until: until)
+    }
+
+    /// On a shared store, renews the leases of the sessions streamed here that end within
+    /// `LiveLease.renewWithin`. A failure is logged; the next heartbeat or sweep tries again.
+    package func renewLiveLeases() async {
+        guard store.isShared else { return }
+        let now = now()
+        let due = live.leasesToRenew(before: now + LiveLease.renewWithin)
+        let until = now + LiveLease.seconds
+        for start in stride(from: 0, to: due.count, by: LiveLease.batchSize) {
+            let batch = Array(due[start..<min(start + LiveLease.batchSize, due.count)])
+            do {
+                try await write { try LiveLease.take($0, sessionIDs: batch, until: until) }
+                live.leased(batch, until: until)
+            } catch {
+                logger.warning("renewing live leases failed", metadata: ["sessions": "\(batch.count)", "error": "\(error)"])
             }
         }
     }
@@ -170,17 +204,25 @@ enum LiveNotice: Equatable {
     /// the whole database through its commit's WAL flush, so notifying events would commit one at
     /// a time (the bench measures it). A notice lost between the two (PostgreSQL stopped) is caught
     /// up: every listener's connection broke too, and it reads its streamed sessions once it listens again.
-    func send(_ connection: any SQLConnection) throws {
-        try connection.runAfterCommit("SELECT pg_notify(?1, ?2)", [.text(Self.channel), .text(payload)])
+    ///
+    /// A commit is told only while some node leases its session (`LiveLease`, checked at `now`):
+    /// the check runs after the commit, so a node that took its lease too late for it reads the
+    /// commit itself. Deletions and ended users, which are rare, are always told.
+    func send(_ connection: any SQLConnection, now: Int64) throws {
+        guard case .committed(let id, _) = self else {
+            return try connection.runAfterCommit("SELECT pg_notify(?1, ?2)", [.text(Self.channel), .text(payload)])
+        }
+        try connection.runAfterCommit(
+            LiveLease.noticeIfLeased, [.text(Self.channel), .text(payload), .text(id), .integer(now)])
     }
 }
 
 extension SessionService {
     /// On a shared store, sends `notices` once the transaction of `connection` commits; nothing on
     /// SQLite, where every stream is on this node. No round trip of its own: they go with `COMMIT`.
-    func noticeOtherNodes(_ notices: [LiveNotice], _ connection: any SQLConnection) throws {
+    func noticeOtherNodes(_ notices: [LiveNotice], _ connection: any SQLConnection, now: Int64) throws {
         guard store.isShared else { return }
-        for notice in notices { try notice.send(connection) }
+        for notice in notices { try notice.send(connection, now: now) }
     }
 }
 

@@ -22,11 +22,18 @@ extension SessionService {
             _ = try await inBatches { try SessionSQL.deleteAnswers($0, before: keysBefore, limit: batch) }
             let journalBefore = now - configuration.journal.retentionSeconds
             _ = try await inBatches { try JournalSQL.deleteOld($0, before: journalBefore, limit: batch) }
+            if store.isShared {
+                // Leases long ended (their nodes stopped streaming, or stopped): a lease's length
+                // again as a margin for nodes whose clocks differ.
+                let leasesBefore = now - LiveLease.seconds
+                _ = try await inBatches { try LiveLease.deleteEnded($0, before: leasesBefore, limit: batch) }
+            }
             if deleted > 0 { logger.info("expired sessions deleted", metadata: ["count": "\(deleted)"]) }
         } catch {
             logger.error("sweep failed", metadata: ["error": "\(error)"])
         }
         await endExpiredStreams()
+        await renewLiveLeases()
     }
 
     /// Rows per write of the sweep (at least one).

@@ -284,12 +284,13 @@ package final class SessionService: Sendable {
     /// Deletes the session; its token is dead afterwards.
     package func delete(_ session: ResidentSession) async throws {
         let id = session.id
+        let now = now()
         try await session.lock.withLock {
             try await self.write {
                 // A deleted session leaves no history behind (an ended one keeps it for the retention).
                 try JournalSQL.delete($0, session: id)
                 try SessionSQL.delete($0, id: id)
-                try self.noticeOtherNodes([.deleted(id)], $0)
+                try self.noticeOtherNodes([.deleted(id)], $0, now: now)
             }
             session.update { $0.expiresAt = Int64.min }
             retire(session)

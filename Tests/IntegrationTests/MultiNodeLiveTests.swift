@@ -53,7 +53,7 @@ import Testing
         LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
         // No new connection to the database until released: the listeners cannot come back.
         _ = try await TestHTTP.offPool {
-            try PostgresCluster.shared.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS false", database: "postgres")
+            _ = try PostgresCluster.shared.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS false", database: "postgres")
             return try PostgresCluster.shared.psql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' "
                     + "AND application_name = 'coordinatord-listener'", database: "postgres")
@@ -72,5 +72,47 @@ import Testing
         LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "the catch-up read")
         try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
         LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "and notices again")
+    }
+
+    /// A commit is told to the other nodes only while one of them streams its session (holds its
+    /// lease): a session nobody streams costs no notice, and a streamed one still gets each commit.
+    @Test func onlyCommitsOfStreamedSessionsAreNoticed() async throws {
+        let nodes = try await MultiNodeTests.nodes(2)
+        var phone = try await SessionClient.create(port: nodes[0].port)
+        let laptop = try await LiveStreamTests.open(phone, port: nodes[1].port)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        // Node 1 listens: the streamed session's commit reaches it.
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        var unwatched = try await SessionClient.create(port: nodes[0].port)
+        for _ in 0..<3 { try Journey.expect200(try await unwatched.send(ConcurrencyTests.nextEvent(for: unwatched))) }
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        // Notices arrive in commit order, so any for the unwatched session came before the last one.
+        #expect(try await nodes[1].metric("coordinatord_live_notices_received_total") == 2)
+    }
+
+    /// A lease lasts ten minutes and is renewed while its stream stays open, so commits keep
+    /// reaching the stream however long it lasts; once the stream is gone the sweep deletes it.
+    @Test func aStreamOutlivesItsLeaseAndTheSweepDeletesTheLeaseAfterIt() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let database = Self.databaseName(url)
+        let nodes = try await MultiNodeTests.nodes(2, database: url, arguments: ["--test-hooks"])
+        var phone = try await SessionClient.create(port: nodes[0].port)
+        let laptop = try await LiveStreamTests.open(phone, port: nodes[1].port)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        for round in 0..<3 {
+            // Past the renewal point each round; three rounds are twice the lease's length.
+            for node in nodes { try await node.advanceClock(seconds: 400) }
+            try await nodes[1].sweep()
+            try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+            LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "round \(round)")
+        }
+        let leases = { try await TestHTTP.offPool { try PostgresCluster.shared.psql("SELECT count(*) FROM live_watches", database: database) } }
+        #expect(try await leases() == "1")
+        laptop.disconnect()
+        for node in nodes { try await node.advanceClock(seconds: 1_300) }
+        try await nodes[0].sweep()
+        #expect(try await leases() == "0")
     }
 }

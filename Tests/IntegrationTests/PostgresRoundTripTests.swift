@@ -48,6 +48,9 @@ import Testing
         try await waitUntil("the test's listener connects") { listening.withLock { $0 } }
         let nodes = try await MultiNodeTests.nodes(2, database: url)
         var onA = try await SessionClient.create(port: nodes[0].port)
+        // A stream on node B: the session is leased, so its commits are noticed.
+        let laptop = try await LiveStreamTests.open(onA, port: nodes[1].port)
+        defer { laptop.disconnect() }
         try Journey.expect200(try await onA.send("logIn"))  // version 2 on node A: its copy has `login` on top
         var onB = onA.moved(to: nodes[1].port)
         try Journey.expect200(try await onB.send("back"))  // version 3 through node B

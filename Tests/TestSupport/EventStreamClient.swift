@@ -109,10 +109,15 @@ public final class EventStreamClient: @unchecked Sendable {  // one test thread 
         }
     }
 
-    /// The next frame that is not a comment.
-    public func next() throws -> SSEFrame? {
+    /// The next frame that is not a comment; throws once `seconds` pass without one (heartbeat
+    /// comments keep the socket's receive timeout from ever firing on a live stream).
+    public func next(seconds: Double = defaultDeadlineSeconds) throws -> SSEFrame? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         while let frame = try nextFrame() {
             if !frame.isComment { return frame }
+            guard ContinuousClock.now < deadline else {
+                throw DeadlineExceeded("a frame other than a heartbeat", seconds: seconds)
+            }
         }
         return nil
     }
