@@ -20,18 +20,31 @@ enum LiveLease {
     /// Sessions per renewing statement.
     static let batchSize = 500
 
-    /// Takes, or extends, the leases of `sessionIDs` until `until` (a later end stays).
+    /// Takes, or extends, the leases of those of `sessionIDs` still stored, until `until` (a later
+    /// end stays).
     static func take(_ connection: any SQLConnection, sessionIDs: [String], until: Int64) throws {
         // Session ids are the server's base64url: no comma, so the list travels as one parameter.
         let ids = sessionIDs.filter { !$0.contains(",") }
         guard !ids.isEmpty else { return }
-        _ = try connection.run(
-            """
-            INSERT INTO live_watches (session_id, watched_until)
-            SELECT id, ?2::bigint FROM unnest(string_to_array(?1::text, ',')) AS ids(id)
-            ON CONFLICT (session_id) DO UPDATE SET watched_until = GREATEST(live_watches.watched_until, excluded.watched_until)
-            """, [.text(ids.joined(separator: ",")), .integer(until)])
+        _ = try connection.run(takeStored, [.text(ids.joined(separator: ",")), .integer(until)])
     }
+
+    /// Takes, or extends, the lease of session `sessionID` for a stream that opens with the token
+    /// of `tokenHash`; false, and nothing written, for another token or no such session (the
+    /// stream is then refused): a request that does not authenticate leaves nothing behind.
+    static func take(_ connection: any SQLConnection, sessionID: String, tokenHash: [UInt8], until: Int64) throws -> Bool {
+        try connection.run(takeWithToken, [.text(sessionID), .integer(until), .blob(tokenHash)]) > 0
+    }
+
+    private static func take(from rows: String) -> String {
+        """
+        INSERT INTO live_watches (session_id, watched_until)
+        SELECT id, ?2::bigint FROM \(rows)
+        ON CONFLICT (session_id) DO UPDATE SET watched_until = GREATEST(live_watches.watched_until, excluded.watched_until)
+        """
+    }
+    private static let takeStored = take(from: "sessions WHERE id = ANY(string_to_array(?1::text, ','))")
+    private static let takeWithToken = take(from: "sessions WHERE id = ?1 AND token_hash = ?3")
 
     /// Deletes at most `limit` leases that ended before `before`; returns how many.
     static func deleteEnded(_ connection: any SQLConnection, before: Int64, limit: Int) throws -> Int {

@@ -13,7 +13,7 @@ extension SessionService {
     package func openStream(
         id: String, token: String?, lastEventID: Int?, client: String, subscriber: any LiveSubscriber
     ) async throws {
-        try await leaseForStream(id)
+        try await leaseForStream(id, token: token)
         for _ in 0..<5 {
             let opened = try await withSession(id: id, token: token) { session in
                 // Under the session's lock no commit runs: what the stream is registered after is
@@ -140,15 +140,18 @@ extension SessionService {
 
     // MARK: Leases (shared store)
 
-    /// On a shared store, takes this node's lease on session `id` unless it holds one for long
-    /// enough: before the stream reads the session, so that no commit after that read goes untold.
-    func leaseForStream(_ id: String) async throws {
-        guard store.isShared else { return }
+    /// On a shared store, takes this node's lease on session `id` for a stream opened with
+    /// `token`, unless it holds one for long enough: before the stream reads the session, so that
+    /// no commit after that read goes untold. Nothing is taken for a token that does not open the
+    /// session (the read that follows refuses the stream).
+    func leaseForStream(_ id: String, token: String?) async throws {
+        guard store.isShared, let token, !token.isEmpty else { return }
         let now = now()
         guard live.needsLease(id, before: now + LiveLease.renewWithin) else { return }
-        let until = now + LiveLease.seconds
-        try await write { try LiveLease.take($0, sessionIDs: [id], until: until) }
-        live.leased([id], until: until)
+        let (until, tokenHash) = (now + LiveLease.seconds, Tokens.sha256(token))
+        if try await write({ try LiveLease.take($0, sessionID: id, tokenHash: tokenHash, until: until) }) {
+            live.leased([id], until: until)
+        }
     }
 
     /// On a shared store, renews the leases of the sessions streamed here that end within

@@ -108,11 +108,36 @@ import Testing
             try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
             LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone, "round \(round)")
         }
-        let leases = { try await TestHTTP.offPool { try PostgresCluster.shared.psql("SELECT count(*) FROM live_watches", database: database) } }
-        #expect(try await leases() == "1")
+        #expect(try await Self.leases(database) == 1)
         laptop.disconnect()
         for node in nodes { try await node.advanceClock(seconds: 1_300) }
         try await nodes[0].sweep()
-        #expect(try await leases() == "0")
+        #expect(try await Self.leases(database) == 0)
+    }
+
+    /// A stream refused for its token (a wrong one, another session's) takes no lease: a
+    /// request that does not authenticate writes nothing.
+    @Test func aRefusedStreamTakesNoLease() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let database = Self.databaseName(url)
+        let node = try await ServerProcess.start(databasePath: url)
+        let phone = try await SessionClient.create(port: node.port)
+        let other = try await SessionClient.create(port: node.port)
+        for (token, status) in [("wrong", 401), (other.token, 404)] {
+            let refused = try await LiveStreamTests.open(phone, token: token)
+            #expect(refused.status == status)
+        }
+        #expect(try await Self.leases(database) == 0)
+        let laptop = try await LiveStreamTests.open(phone)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        #expect(try await Self.leases(database) == 1)
+    }
+
+    /// Rows of `live_watches` in `database`.
+    static func leases(_ database: String) async throws -> Int {
+        try await TestHTTP.offPool {
+            let count = try PostgresCluster.shared.psql("SELECT count(*) FROM live_watches", database: database)
+            return Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
     }
 }
