@@ -1,4 +1,5 @@
 import Store
+import Synchronization
 
 /// On PostgreSQL, an event's own writes in one statement, one round trip instead of two to four:
 /// the compare-and-set `UPDATE` of the session row, its journal entry (and, every
@@ -32,20 +33,67 @@ enum FoldedEventSQL {
         _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
         now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, answer: Answered? = nil, commit: Bool
     ) throws -> Bool {
+        // The values in the order `text(of:)` numbers their parameters.
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
-        // The next parameter, bound to `value` (numbered in order: PostgreSQL infers each one's type).
-        func parameter(_ value: SQLValue) -> String {
-            values.append(value)
-            return "?\(values.count)"
+        if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
+        let trimBound = journal.flatMap { JournalSQL.trimBound(after: $0.record, keep: $0.keep) }
+        if let journal {
+            let record = journal.record
+            values += [
+                record.user.map { .integer($0) } ?? .null, .text(journal.node), .text(record.screen), .text(record.screenName),
+                .text(record.event), .text(record.payloadText), .text(record.redactedText),
+                .blob(record.snapshot ?? snapshot),
+            ]
+            if let trimBound { values.append(.int(trimBound)) }
+        }
+        if let answer { values += answer.values + [.int(max(1, answer.keep) - 1)] }
+        let shape = Shape(
+            identity: identity != nil, newExpiryHour: expiresAt / 3600 != previousExpiresAt / 3600,
+            journal: journal != nil, listed: journal?.record.user != nil, trimmed: trimBound != nil,
+            answerColumns: answer?.values.count, commit: commit)
+        let sql = text(of: shape)
+        if commit { return try connection.commitIfChanged(sql, values) }
+        return try connection.queryFirst(sql, values) { $0.int(0) } == 1
+    }
+
+    /// What the statement's text depends on: its parts and its parameters.
+    struct Shape: Hashable {
+        let identity: Bool
+        let newExpiryHour: Bool
+        let journal: Bool
+        let listed: Bool
+        let trimmed: Bool
+        let answerColumns: Int?
+        let commit: Bool
+    }
+
+    /// The text of each shape, made once: built per event, it cost about a tenth of the event's
+    /// instructions (and its lookup among the connection's prepared statements hashes it whole).
+    private static let texts = Mutex<[Shape: String]>([:])
+
+    static func text(of shape: Shape) -> String {
+        if let text = texts.withLock({ $0[shape] }) { return text }
+        let text = makeText(shape)
+        texts.withLock { $0[shape] = text }
+        return text
+    }
+
+    /// The statement of `shape`; its parameters are numbered in the order `update` lists the values.
+    private static func makeText(_ shape: Shape) -> String {
+        var count = 5
+        // The next parameter (PostgreSQL infers each one's type).
+        func parameter() -> String {
+            count += 1
+            return "?\(count)"
         }
         var assignments = "version = version + 1, snapshot = ?3, last_used_at = ?4, expires_at = ?5"
-        if let identity {
-            assignments += ", token_hash = \(parameter(.blob(identity.tokenHash)))"
-            assignments += ", user_id = \(parameter(identity.userID.map { .integer($0) } ?? .null))"
+        if shape.identity {
+            assignments += ", token_hash = \(parameter())"
+            assignments += ", user_id = \(parameter())"
         }
-        if expiresAt / 3600 != previousExpiresAt / 3600 { assignments += ", expires_hour = ?5 / 3600" }
+        if shape.newExpiryHour { assignments += ", expires_hour = ?5 / 3600" }
         var parts: [String] = []
-        if journal != nil {
+        if shape.journal {
             // The entry's id is drawn first, so that the row can name it as its journal's head;
             // the row is locked to the commit, so that another node's replay entry chains onto this.
             parts.append("head AS (SELECT journal_head FROM sessions WHERE id = ?1 AND version = ?2 FOR UPDATE)")
@@ -53,21 +101,16 @@ enum FoldedEventSQL {
             assignments += ", journal_head = (SELECT id FROM entry)"
         }
         parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)")
-        if let journal {
-            let record = journal.record
-            let user = parameter(record.user.map { .integer($0) } ?? .null)
+        if shape.journal {
+            let user = parameter()
             parts.append(
                 """
                 journaled AS (INSERT INTO session_journal (id, \(JournalSQL.columns)) OVERRIDING SYSTEM VALUE
-                    SELECT entry.id, ?1, ?2, version, ?4, \(parameter(.text(journal.node))), \(parameter(.text(record.screen))),
-                        \(parameter(.text(record.screenName))), \(parameter(.text(record.event))),
-                        \(parameter(.text(record.payloadText))),
-                        \(parameter(.text(record.redactedText))), 0,
-                        \(parameter(.blob(record.snapshot ?? snapshot))), \(user)::bigint,
-                        head.journal_head
+                    SELECT entry.id, ?1, ?2, version, ?4, \(parameter()), \(parameter()), \(parameter()), \(parameter()),
+                        \(parameter()), \(parameter()), 0, \(parameter()), \(user)::bigint, head.journal_head
                     FROM updated, entry, head)
                 """)
-            if record.user != nil {
+            if shape.listed {
                 // As `JournalSQL.listUser`.
                 parts.append(
                     """
@@ -75,15 +118,15 @@ enum FoldedEventSQL {
                         ON CONFLICT DO NOTHING)
                     """)
             }
-            if let bound = JournalSQL.trimBound(after: record, keep: journal.keep) {
+            if shape.trimmed {
                 // The statement's parts see the table as it was: the head is the previous entry.
                 let trim = JournalSQL.trim(
-                    bound: parameter(.int(bound)), head: "SELECT journal_head FROM head", when: "EXISTS (SELECT 1 FROM updated)")
+                    bound: parameter(), head: "SELECT journal_head FROM head", when: "EXISTS (SELECT 1 FROM updated)")
                 parts.append("trimmed AS (\(trim))")
             }
         }
-        if let answer {
-            let bound = answer.values.map { parameter($0) }.joined(separator: ", ")
+        if let columns = shape.answerColumns {
+            let bound = (0..<columns).map { _ in parameter() }.joined(separator: ", ")
             parts.append(
                 "answered AS (INSERT INTO idempotency_keys (\(StoredAnswer.columns)) SELECT \(bound) FROM updated)")
             // The statement's parts all see the table as it was before it, without the new answer
@@ -92,15 +135,13 @@ enum FoldedEventSQL {
                 """
                 answers_trimmed AS (DELETE FROM idempotency_keys WHERE session_id = ?1 AND EXISTS (SELECT 1 FROM updated)
                     AND session_version <= (SELECT session_version FROM idempotency_keys WHERE session_id = ?1
-                        ORDER BY session_version DESC LIMIT 1 OFFSET \(parameter(.int(max(1, answer.keep) - 1)))))
+                        ORDER BY session_version DESC LIMIT 1 OFFSET \(parameter())))
                 """)
         }
         // With `commit`, a version that moved on divides by zero: the transaction aborts, and the
         // `COMMIT` sent with it does nothing.
-        let counted = commit ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"
+        let counted = shape.commit ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"
         // Data-modifying parts run whether or not the query reads them.
-        let sql = "WITH " + parts.joined(separator: ",\n") + "\nSELECT " + counted
-        if commit { return try connection.commitIfChanged(sql, values) }
-        return try connection.queryFirst(sql, values) { $0.int(0) } == 1
+        return "WITH " + parts.joined(separator: ",\n") + "\nSELECT " + counted
     }
 }
