@@ -2,7 +2,8 @@ import Sessions
 import Synchronization
 
 /// Live-stream figures for `/metrics`: streams opened and closed, frames sent and coalesced,
-/// streams refused by cap, notices received from other nodes. Counted with atomics on the paths that send frames (no lock, no lookup).
+/// streams refused by cap, notices received from other nodes. Counted with atomics on the paths
+/// that send frames (no lock, no lookup).
 final class LiveMetrics: Sendable {
     private let openedCount = Atomic<Int>(0)
     private let closedCount = Atomic<Int>(0)

@@ -107,7 +107,8 @@ struct JournalRecord: Sendable {
         self.screenName = screenName
         self.event = event
         self.payloadText = String(decoding: payload.payload.serialized(), as: UTF8.self)
-        self.redactedText = String(decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self)
+        self.redactedText = String(
+            decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self)
         self.replay = replay
         self.snapshot = snapshot
     }
