@@ -211,7 +211,9 @@ import Testing
                     payload, redacted, replay, user_id) VALUES (?1, 1, 2, 0, 'n', '', '', 'e', 'null', '[]', 0, ?2)
                 """, [.text(session), user.map { .integer($0) } ?? .null])
         }
-        let server = try await ServerProcess.start(databasePath: database, arguments: [])
+        // Test hooks: no periodic sweep, which would delete these entries (written at time 0, long
+        // past the journal's retention) and the expired row if the test waited a minute.
+        let server = try await ServerProcess.start(databasePath: database, arguments: ["--test-hooks"])
         let listed = try connection.query(
             "SELECT session_id, user_id FROM journal_users ORDER BY session_id, user_id"
         ) { "\($0.string(0))/\($0.int64(1))" }
