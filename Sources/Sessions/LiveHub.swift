@@ -84,15 +84,14 @@ package final class LiveHub: Sendable {
         var userID: Int64?
         /// The expiry known when last published; the sweep checks sessions past it.
         var expiresAt: Int64 = .max
+        /// On a shared store, when this node's lease on the session ends (`live_watches`).
+        var leaseEnds: Int64 = .min
     }
 
     private struct Table {
         var sessions: [String: Watched] = [:]
         var perClient: [String: Int] = [:]
         var total = 0
-        /// On a shared store, the end of the lease this node holds on each session it streams
-        /// (`live_watches`): kept while the session has streams here, forgotten with the last one.
-        var leases: [String: Int64] = [:]
     }
 
     let limits: Limits
@@ -111,9 +110,10 @@ package final class LiveHub: Sendable {
     package var watchedSessions: [String] { table.withLock { Array($0.sessions.keys) } }
 
     /// Registers `subscriber` for `sessionID`, or refuses it when a cap is reached.
+    /// `leaseEnds`: the end of the lease taken for this stream, if one was (`live_watches`).
     func subscribe(
         _ subscriber: any LiveSubscriber, sessionID: String, tokenHash: [UInt8], client: String, userID: Int64?,
-        expiresAt: Int64
+        expiresAt: Int64, leaseEnds: Int64? = nil
     ) throws(LiveRefusal) {
         let key = ClientKey.of(client)
         try table.withLock { table throws(LiveRefusal) in
@@ -127,6 +127,7 @@ package final class LiveHub: Sendable {
                 updated.userID = userID
                 updated.expiresAt = expiresAt
             }
+            if let leaseEnds { updated.leaseEnds = max(updated.leaseEnds, leaseEnds) }
             table.sessions[sessionID] = updated
             table.perClient[key, default: 0] += 1
             table.total += 1
@@ -148,7 +149,6 @@ package final class LiveHub: Sendable {
         table.perClient[entry.client, default: 1] -= 1
         if table.perClient[entry.client] == 0 { table.perClient[entry.client] = nil }
         if table.sessions[sessionID]?.entries.isEmpty == true { table.sessions[sessionID] = nil }
-        if table.sessions[sessionID] == nil { table.leases[sessionID] = nil }
     }
 
     /// True when some stream here watches `sessionID` (so a commit is worth rendering).
@@ -197,7 +197,6 @@ package final class LiveHub: Sendable {
             guard let watched = table.sessions[sessionID] else { return [] }
             for entry in watched.entries.values { Self.forget(entry, of: sessionID, in: &table) }
             table.sessions[sessionID] = nil
-            table.leases[sessionID] = nil
             return watched.entries.values.map(\.subscriber)
         }
         for subscriber in ended { subscriber.end(reason: reason) }
@@ -232,23 +231,20 @@ package final class LiveHub: Sendable {
 
     /// True when this node holds no lease on `sessionID` that lasts past `time`.
     func needsLease(_ sessionID: String, before time: Int64) -> Bool {
-        table.withLock { ($0.leases[sessionID] ?? .min) < time }
+        table.withLock { ($0.sessions[sessionID]?.leaseEnds ?? .min) < time }
     }
 
-    /// Sessions streamed here whose lease ends before `time` (or that have none). Forgets the
-    /// leases of sessions no longer streamed (a stream refused after its lease was taken).
+    /// Sessions streamed here whose lease ends before `time`.
     func leasesToRenew(before time: Int64) -> [String] {
-        table.withLock { table in
-            table.leases = table.leases.filter { table.sessions[$0.key] != nil }
-            return table.sessions.keys.filter { (table.leases[$0] ?? .min) < time }
-        }
+        table.withLock { table in table.sessions.compactMap { $0.value.leaseEnds < time ? $0.key : nil } }
     }
 
-    /// Records that the leases of `sessionIDs` last until `time` (for those streamed here, or
-    /// about to be: a stream's lease is taken before it subscribes).
+    /// Records that the leases of `sessionIDs` last until `time` (those still streamed here).
     func leased(_ sessionIDs: [String], until time: Int64) {
         table.withLock { table in
-            for id in sessionIDs { table.leases[id] = max(table.leases[id] ?? .min, time) }
+            for id in sessionIDs where table.sessions[id] != nil {
+                table.sessions[id]!.leaseEnds = max(table.sessions[id]!.leaseEnds, time)
+            }
         }
     }
 

@@ -13,7 +13,7 @@ extension SessionService {
     package func openStream(
         id: String, token: String?, lastEventID: Int?, client: String, subscriber: any LiveSubscriber
     ) async throws {
-        try await leaseForStream(id, token: token)
+        let leaseEnds = try await leaseForStream(id, token: token)
         for _ in 0..<5 {
             let opened = try await withSession(id: id, token: token) { session in
                 // Under the session's lock no commit runs: what the stream is registered after is
@@ -23,7 +23,7 @@ extension SessionService {
                     guard !current.retired else { return false }
                     try live.subscribe(
                         subscriber, sessionID: id, tokenHash: current.tokenHash, client: client,
-                        userID: current.tree.user?.id, expiresAt: current.expiresAt)
+                        userID: current.tree.user?.id, expiresAt: current.expiresAt, leaseEnds: leaseEnds)
                     if current.version > (lastEventID ?? 0) {
                         subscriber.deliver(LiveUpdate(version: current.version, state: render(current, id: id)))
                     }
@@ -142,16 +142,16 @@ extension SessionService {
 
     /// On a shared store, takes this node's lease on session `id` for a stream opened with
     /// `token`, unless it holds one for long enough: before the stream reads the session, so that
-    /// no commit after that read goes untold. Nothing is taken for a token that does not open the
-    /// session (the read that follows refuses the stream).
-    func leaseForStream(_ id: String, token: String?) async throws {
-        guard store.isShared, let token, !token.isEmpty else { return }
+    /// no commit after that read goes untold. Returns the lease's end, for the stream to record
+    /// as it subscribes; nil when none was taken (held already, or a token that does not open
+    /// the session: the read that follows refuses the stream).
+    func leaseForStream(_ id: String, token: String?) async throws -> Int64? {
+        guard store.isShared, let token, !token.isEmpty else { return nil }
         let now = now()
-        guard live.needsLease(id, before: now + LiveLease.renewWithin) else { return }
+        guard live.needsLease(id, before: now + LiveLease.renewWithin) else { return nil }
         let (until, tokenHash) = (now + LiveLease.seconds, Tokens.sha256(token))
-        if try await write({ try LiveLease.take($0, sessionID: id, tokenHash: tokenHash, until: until) }) {
-            live.leased([id], until: until)
-        }
+        let taken = try await write { try LiveLease.take($0, sessionID: id, tokenHash: tokenHash, until: until) }
+        return taken ? until : nil
     }
 
     /// On a shared store, renews the leases of the sessions streamed here that end within
@@ -167,7 +167,8 @@ extension SessionService {
                 try await write { try LiveLease.take($0, sessionIDs: batch, until: until) }
                 live.leased(batch, until: until)
             } catch {
-                logger.warning("renewing live leases failed", metadata: ["sessions": "\(batch.count)", "error": "\(error)"])
+                logger.warning(
+                    "renewing live leases failed", metadata: ["sessions": "\(batch.count)", "error": "\(error)"])
             }
         }
     }
