@@ -97,7 +97,8 @@ enum FoldedEventSQL {
             // The entry's id is drawn first, so that the row can name it as its journal's head;
             // the row is locked to the commit, so that another node's replay entry chains onto this.
             parts.append("head AS (SELECT journal_head FROM sessions WHERE id = ?1 AND version = ?2 FOR UPDATE)")
-            parts.append("entry AS (SELECT nextval(pg_get_serial_sequence('session_journal', 'id')) AS id FROM head)")
+            // The sequence by name (migration 0017): resolved when the statement is prepared.
+            parts.append("entry AS (SELECT nextval('session_journal_id_seq') AS id FROM head)")
             assignments += ", journal_head = (SELECT id FROM entry)"
         }
         parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)")

@@ -33,6 +33,32 @@ import Testing
         #expect(try await JournalTests.history(client).map { $0["version"] as? Int ?? 0 } == Array((1...7).reversed()))
     }
 
+    /// The event statement names the journal's sequence (`session_journal_id_seq`), and migration 17
+    /// gives the sequence that name wherever it has another: a database whose sequence was named
+    /// otherwise journals its events once the server migrated it.
+    @Test func migration17NamesTheJournalSequenceTheEventStatementDrawsFrom() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        var server = try await ServerProcess.start(databasePath: url)
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        _ = try await server.stop()
+        _ = try await TestHTTP.offPool {
+            try PostgresCluster.shared.psql(
+                """
+                ALTER SEQUENCE session_journal_id_seq RENAME TO entries_drawn_here;
+                DELETE FROM schema_migrations WHERE scope = 'core' AND version = 17;
+                """, database: url)
+        }
+        server = try await ServerProcess.start(databasePath: url)
+        client = client.moved(to: server.port)
+        try Journey.expect200(try await client.send("back"))
+        #expect(try await JournalTests.history(client).map { $0["version"] as? Int ?? 0 } == [3, 2, 1])
+        let sequence = try await TestHTTP.offPool {
+            try PostgresCluster.shared.psql("SELECT pg_get_serial_sequence('session_journal', 'id')", database: url)
+        }
+        #expect(sequence.trimmingCharacters(in: .whitespacesAndNewlines) == "public.session_journal_id_seq")
+    }
+
     /// An event that lost the race to another node (its compare-and-set found a newer version)
     /// writes nothing: no journal entry, and no notice for other nodes' streams, only those of the
     /// events that committed.
