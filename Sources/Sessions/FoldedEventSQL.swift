@@ -93,23 +93,26 @@ enum FoldedEventSQL {
         }
         if shape.newExpiryHour { assignments += ", expires_hour = ?5 / 3600" }
         var parts: [String] = []
+        var returned = "version"
         if shape.journal {
-            // The entry's id is drawn first, so that the row can name it as its journal's head;
-            // the row is locked to the commit, so that another node's replay entry chains onto this.
-            parts.append("head AS (SELECT journal_head FROM sessions WHERE id = ?1 AND version = ?2 FOR UPDATE)")
-            // The sequence by name (migration 0017): resolved when the statement is prepared.
-            parts.append("entry AS (SELECT nextval('session_journal_id_seq') AS id FROM head)")
-            assignments += ", journal_head = (SELECT id FROM entry)"
+            // The new entry's id becomes the row's head, and the head it replaces is returned
+            // through `previous_journal_head` (migration 17), which the update sets from the row as
+            // it finds it: PostgreSQL 15's `RETURNING` gives only new values. An update that waited
+            // for another node's replay entry of this session (which moves the head, not the
+            // version) finds that entry there, and chains onto it; the row stays locked to the
+            // commit. The sequence is named (migration 17): resolved when the statement is prepared.
+            assignments += ", previous_journal_head = journal_head, journal_head = nextval('session_journal_id_seq')"
+            returned += ", journal_head, previous_journal_head"
         }
-        parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING version)")
+        parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING \(returned))")
         if shape.journal {
             let user = parameter()
             parts.append(
                 """
                 journaled AS (INSERT INTO session_journal (id, \(JournalSQL.columns)) OVERRIDING SYSTEM VALUE
-                    SELECT entry.id, ?1, ?2, version, ?4, \(parameter()), \(parameter()), \(parameter()), \(parameter()),
-                        \(parameter()), \(parameter()), 0, \(parameter()), \(user)::bigint, head.journal_head
-                    FROM updated, entry, head)
+                    SELECT journal_head, ?1, ?2, version, ?4, \(parameter()), \(parameter()), \(parameter()), \(parameter()),
+                        \(parameter()), \(parameter()), 0, \(parameter()), \(user)::bigint, previous_journal_head
+                    FROM updated)
                 """)
             if shape.listed {
                 // As `JournalSQL.listUser`.
@@ -122,7 +125,8 @@ enum FoldedEventSQL {
             if shape.trimmed {
                 // The statement's parts see the table as it was: the head is the previous entry.
                 let trim = JournalSQL.trim(
-                    bound: parameter(), head: "SELECT journal_head FROM head", when: "EXISTS (SELECT 1 FROM updated)")
+                    bound: parameter(), head: "SELECT previous_journal_head FROM updated",
+                    when: "EXISTS (SELECT 1 FROM updated)")
                 parts.append("trimmed AS (\(trim))")
             }
         }

@@ -34,8 +34,8 @@ import Testing
     }
 
     /// The event statement names the journal's sequence (`session_journal_id_seq`), and migration 17
-    /// gives the sequence that name wherever it has another: a database whose sequence was named
-    /// otherwise journals its events once the server migrated it.
+    /// gives the sequence that name wherever it has another: a database at migration 16 whose
+    /// sequence was named otherwise journals its events once the server migrated it.
     @Test func migration17NamesTheJournalSequenceTheEventStatementDrawsFrom() async throws {
         let url = try await Backend.postgresql.newDatabase()
         var server = try await ServerProcess.start(databasePath: url)
@@ -46,6 +46,7 @@ import Testing
             try PostgresCluster.shared.psql(
                 """
                 ALTER SEQUENCE session_journal_id_seq RENAME TO entries_drawn_here;
+                ALTER TABLE sessions DROP COLUMN previous_journal_head;
                 DELETE FROM schema_migrations WHERE scope = 'core' AND version = 17;
                 """, database: url)
         }
@@ -57,6 +58,31 @@ import Testing
             try PostgresCluster.shared.psql("SELECT pg_get_serial_sequence('session_journal', 'id')", database: url)
         }
         #expect(sequence.trimmingCharacters(in: .whitespacesAndNewlines) == "public.session_journal_id_seq")
+    }
+
+    /// Events through one node and replays journaled by another, at the same time, keep one chain:
+    /// each replay moves the head without the version, and an event's update that waited for it
+    /// chains its entry onto the replay's. Walking the chain from the head (the history) reaches
+    /// every entry the table holds for the session.
+    @Test func eventsAndReplaysOnTwoNodesKeepOneJournalChain() async throws {
+        let nodes = try await MultiNodeTests.nodes(2)
+        var onA = try await SessionClient.create(port: nodes[0].port)
+        let beforeKey = onA.moved(to: nodes[1].port)
+        try Journey.expect200(try await onA.send("signUp", headers: ["Idempotency-Key": "k1"]))
+        for round in 0..<8 {
+            var replay = beforeKey
+            async let replayed = replay.send("signUp", headers: ["Idempotency-Key": "k1"])
+            try Journey.expect200(try await onA.send(round % 2 == 0 ? "back" : "signUp"))
+            try Journey.expect200(try await replayed)
+        }
+        let walked = try await JournalTests.history(onA)
+        let (id, database) = (onA.id, nodes[0].databasePath)
+        let stored = try await TestHTTP.offPool {
+            try PostgresCluster.shared.psql("SELECT count(*) FROM session_journal WHERE session_id = '\(id)'", database: database)
+        }
+        #expect(walked.count == Int(stored.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(walked.filter { $0["replay"] as? Bool == true }.count >= 1)
+        #expect(walked.filter { $0["replay"] as? Bool == false }.map { $0["version"] as? Int ?? 0 } == Array((1...10).reversed()))
     }
 
     /// An event that lost the race to another node (its compare-and-set found a newer version)
