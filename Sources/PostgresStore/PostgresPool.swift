@@ -6,15 +6,21 @@ import Synchronization
 /// A bounded pool of libpq connections, opened as needed up to `size`.
 ///
 /// Threading: libpq blocks, so connections never run on Swift's cooperative threads. Each
-/// pooled connection has its own serial dispatch queue, and a caller that checked a connection
-/// out runs its work there; callers beyond `size` wait (suspended, not blocking) in arrival order.
-/// A connection that broke, or that the server closed while it sat idle, is reconnected before
-/// its next use, so the pool recovers by itself once the server is back.
+/// pooled connection has its own serial dispatch queue, where the work of the callers it serves
+/// runs. Work beyond `size` waits in arrival order, and a connection that finishes one piece of
+/// work runs the next waiting one right away, on its own queue: a busy pool does not hand each
+/// connection back through a waiting caller's task, which left it idle for a thread hop per
+/// event. A connection that broke, or that the server closed while it sat idle, is reconnected
+/// before its next use, so the pool recovers by itself once the server is back.
 final class PostgresPool: Sendable {
+    /// A caller's work: runs on a pool slot's queue (nil once the pool is closed) and resumes its
+    /// caller itself.
+    private typealias Job = @Sendable (PooledConnection?) -> Void
+
     private struct State {
         var idle: [PooledConnection] = []
         var opened = 0
-        var waiters: Deque<CheckedContinuation<PooledConnection?, Never>> = []
+        var waiting: Deque<Job> = []
         var closed = false
     }
 
@@ -30,10 +36,9 @@ final class PostgresPool: Sendable {
     /// Runs `body` on a connection of the pool, on that connection's queue, reconnecting it first
     /// if it broke. Throws `StoreClosed` once the pool is closed.
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        guard let pooled = await checkOut() else { throw StoreClosed() }
-        defer { checkIn(pooled) }
-        return try await withCheckedThrowingContinuation { continuation in
-            pooled.queue.async {
+        try await withCheckedThrowingContinuation { continuation in
+            submit { pooled in
+                guard let pooled else { return continuation.resume(throwing: StoreClosed()) }
                 continuation.resume(with: Result { try body(pooled.connection(url: self.url)) })
             }
         }
@@ -41,52 +46,55 @@ final class PostgresPool: Sendable {
 
     /// Connections open now, in use now, and callers waiting for one.
     var statistics: (open: Int, inUse: Int, waiting: Int) {
-        state.withLock { ($0.opened, $0.opened - $0.idle.count, $0.waiters.count) }
+        state.withLock { ($0.opened, $0.opened - $0.idle.count, $0.waiting.count) }
     }
 
-    /// Closes idle connections now, the others as they come back; wakes waiters with nothing.
+    /// Closes idle connections now, the others as they finish their work; fails waiting work.
     func close() {
-        let waiters = state.withLock { state in
+        let waiting = state.withLock { state in
             state.closed = true
             state.idle.removeAll()
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            defer { state.waiting.removeAll() }
+            return state.waiting
         }
-        for waiter in waiters { waiter.resume(returning: nil) }
+        for job in waiting { job(nil) }
     }
 
-    private func checkOut() async -> PooledConnection? {
-        await withCheckedContinuation { continuation in
-            enum Outcome { case ready(PooledConnection), closed, waiting }
-            let outcome = state.withLock { state -> Outcome in
-                if state.closed { return .closed }
-                if let pooled = state.idle.popLast() { return .ready(pooled) }
-                if state.opened < size {
-                    state.opened += 1
-                    return .ready(PooledConnection(label: "postgres-\(state.opened)"))
+    /// Runs `job` on an idle connection (or a new one, below `size`), else queues it.
+    private func submit(_ job: @escaping Job) {
+        enum Outcome { case run(PooledConnection), closed, queued }
+        let outcome = state.withLock { state -> Outcome in
+            if state.closed { return .closed }
+            if let pooled = state.idle.popLast() { return .run(pooled) }
+            if state.opened < size {
+                state.opened += 1
+                return .run(PooledConnection(label: "postgres-\(state.opened)"))
+            }
+            state.waiting.append(job)
+            return .queued
+        }
+        switch outcome {
+        case .run(let pooled): pooled.queue.async { self.serve(job, on: pooled) }
+        case .closed: job(nil)
+        case .queued: break
+        }
+    }
+
+    /// On `pooled`'s queue: runs `job`, then the waiting work in turn, until none waits.
+    private func serve(_ job: @escaping Job, on pooled: PooledConnection) {
+        var next: Job? = job
+        while let current = next {
+            current(pooled)
+            next = state.withLock { state in
+                if state.closed {
+                    state.opened -= 1
+                    return nil
                 }
-                state.waiters.append(continuation)
-                return .waiting
-            }
-            switch outcome {
-            case .ready(let pooled): continuation.resume(returning: pooled)
-            case .closed: continuation.resume(returning: nil)
-            case .waiting: break
-            }
-        }
-    }
-
-    private func checkIn(_ pooled: PooledConnection) {
-        let waiter: CheckedContinuation<PooledConnection?, Never>? = state.withLock { state in
-            if state.closed {
-                state.opened -= 1
+                if let waiting = state.waiting.popFirst() { return waiting }
+                state.idle.append(pooled)
                 return nil
             }
-            if let waiter = state.waiters.popFirst() { return waiter }
-            state.idle.append(pooled)
-            return nil
         }
-        waiter?.resume(returning: pooled)
     }
 }
 

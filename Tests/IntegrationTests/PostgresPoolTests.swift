@@ -1,0 +1,89 @@
+import Foundation
+@testable import PostgresStore
+import Store
+import Synchronization
+import TestSupport
+import Testing
+
+/// The pool runs work waiting for a connection on the connection that frees up, in arrival
+/// order, and fails the work still waiting when it closes.
+@Suite struct PostgresPoolTests {
+    /// One connection, held by a first piece of work: the work queued behind it runs on that same
+    /// connection (one backend), in the order it arrived, once the first lets go.
+    @Test func waitingWorkRunsInArrivalOrderOnTheConnectionThatFreesUp() async throws {
+        let pool = PostgresPool(url: try await Backend.postgresql.newDatabase(), size: 1)
+        defer { pool.close() }
+        let gate = Gate()
+        let first = Task {
+            try await pool.withConnection { connection in
+                gate.wait()
+                return try connection.queryFirst("SELECT pg_backend_pid()") { $0.int(0) } ?? -1
+            }
+        }
+        try await waitUntil("the first work holds the connection") { pool.statistics.inUse == 1 }
+        let order = Arrivals()
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    try await pool.withConnection { connection in
+                        order.list.withLock { $0.append(index) }
+                        return try connection.queryFirst("SELECT pg_backend_pid()") { $0.int(0) } ?? -1
+                    }
+                }
+                // Each waits before the next is queued: the order of arrival is 0, 1, 2, 3.
+                try await waitUntil("work \(index) waits") { pool.statistics.waiting == index + 1 }
+            }
+            gate.open()
+            let backend = try await first.value
+            for try await other in group { #expect(other == backend) }
+        }
+        #expect(order.list.withLock { $0 } == [0, 1, 2, 3])
+        // (A connection goes back to the idle ones just after its last work resumed its caller.)
+        try await waitUntil("the connection is idle") { pool.statistics.inUse == 0 }
+        #expect(pool.statistics.open == 1 && pool.statistics.waiting == 0)
+    }
+
+    /// Closing fails the work that waits for a connection (`StoreClosed`); the work running then
+    /// finishes, and work that comes later fails at once.
+    @Test func closingFailsWaitingWorkAndLetsRunningWorkFinish() async throws {
+        let pool = PostgresPool(url: try await Backend.postgresql.newDatabase(), size: 1)
+        let gate = Gate()
+        let running = Task {
+            try await pool.withConnection { connection in
+                gate.wait()
+                return try connection.queryFirst("SELECT 7") { $0.int(0) }
+            }
+        }
+        try await waitUntil("the first work holds the connection") { pool.statistics.inUse == 1 }
+        let waiting = Task { try await pool.withConnection { try $0.queryFirst("SELECT 8") { $0.int(0) } } }
+        try await waitUntil("the second work waits") { pool.statistics.waiting == 1 }
+        pool.close()
+        await #expect(throws: StoreClosed.self) { try await waiting.value }
+        gate.open()
+        #expect(try await running.value == 7)
+        await #expect(throws: StoreClosed.self) { try await pool.withConnection { _ in 9 } }
+        try await waitUntil("the running work's connection is closed") { pool.statistics.open == 0 }
+    }
+}
+
+/// The order in which work ran.
+private final class Arrivals: Sendable {
+    let list = Mutex<[Int]>([])
+}
+
+/// A latch that work on a pool thread blocks on until the test opens it.
+private final class Gate: Sendable {
+    private let opened = Mutex(false)
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func wait() {
+        if opened.withLock({ $0 }) { return }
+        semaphore.wait()
+        semaphore.signal()
+    }
+
+    func open() {
+        opened.withLock { $0 = true }
+        semaphore.signal()
+    }
+}
