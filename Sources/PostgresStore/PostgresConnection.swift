@@ -20,8 +20,10 @@ public final class PostgresConnection: SQLConnection {
     /// Set by `commitIfChanged` once its `COMMIT` went with its statement: committed, or (when the
     /// connection broke before the answer) perhaps committed, for the error that hid it.
     private var committedWith: CommittedWith?
-    /// Statements to send right after `COMMIT` (`runAfterCommit`), by prepared name, with their values.
-    private var afterCommit: [(name: String, parameters: [Parameter])] = []
+    /// Statements to send right after `COMMIT` (`runAfterCommit`), with their values. Named when
+    /// sent: a statement of the same write may fill the cache of prepared statements, which drops
+    /// them all, and a name taken earlier would then be another statement's.
+    private var afterCommit: [(sql: String, values: [SQLValue])] = []
     private enum CommittedWith { case committed, unconfirmed(transaction: Int64, cause: PostgresError) }
     /// How many prepared statements a connection keeps at most.
     static let maxPreparedStatements = 256
@@ -130,11 +132,12 @@ public final class PostgresConnection: SQLConnection {
                 return false
             }
         }
-        let name = try statementName(sql, values)
+        let names = try statementNames([(sql, values)] + afterCommit)
         // What follows the commit goes in the same pipeline: skipped, like `COMMIT`, if the statement fails.
         let results = pipeline(queries: 2 + afterCommit.count) {
-            sendPrepared(name, values.map(Parameter.init))
-                && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
+            sendPrepared(names[0], values.map(Parameter.init))
+                && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
+                && sendAfterCommit(names: names.dropFirst())
         }
         defer { for case let result? in results { PQclear(result) } }
         if let commit = results[1], PQresultStatus(commit) == PGRES_COMMAND_OK {
@@ -167,25 +170,28 @@ public final class PostgresConnection: SQLConnection {
         return poll(&descriptor, 1, 0) != 0
     }
 
-    /// Inside a transaction, queues `sql` to go with `COMMIT` (prepared now); outside one, runs it.
+    /// Inside a transaction, queues `sql` to go with `COMMIT` (prepared now, so that it fails
+    /// here if it is wrong); outside one, runs it.
     public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
         guard beginPending || openTransaction != nil else {
             PQclear(try perform(sql, values))
             return
         }
-        afterCommit.append((try statementName(sql, values), values.map(Parameter.init)))
+        _ = try statementName(sql, values)
+        afterCommit.append((sql, values))
     }
 
-    /// Sends the queued after-commit statements (in a pipeline, after its `COMMIT`).
-    private func sendAfterCommit() -> Bool {
-        afterCommit.allSatisfy { sendPrepared($0.name, $0.parameters) }
+    /// Sends the queued after-commit statements, prepared as `names` (in a pipeline, after its `COMMIT`).
+    private func sendAfterCommit<Names: Collection<String>>(names: Names) -> Bool {
+        zip(names, afterCommit).allSatisfy { name, statement in sendPrepared(name, statement.values.map(Parameter.init)) }
     }
 
     /// `COMMIT` and the queued after-commit statements in one round trip. Their failures are not
     /// the write's: it committed (a lost notice is caught up by the listeners' catch-up reads).
     private func commitWithFollowers() throws {
+        let names = try statementNames(afterCommit)
         let results = pipeline(queries: 1 + afterCommit.count) {
-            PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit()
+            PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1 && sendAfterCommit(names: names)
         }
         defer { for case let result? in results { PQclear(result) } }
         try check(results[0], sql: "COMMIT")
@@ -196,7 +202,8 @@ public final class PostgresConnection: SQLConnection {
         let queued = afterCommit
         afterCommit = []
         for statement in queued {
-            let result = execPrepared(statement.name, statement.parameters)
+            let result = execPrepared(
+                try statementName(statement.sql, statement.values), statement.values.map(Parameter.init))
             defer { PQclear(result) }
             try check(result, sql: "a statement after COMMIT")
         }
@@ -373,12 +380,17 @@ public final class PostgresConnection: SQLConnection {
         return results
     }
 
+    /// The prepared name of each statement, all valid together for one pipeline: room is made
+    /// for those not prepared yet first, so that preparing one cannot drop another.
+    private func statementNames(_ statements: [(sql: String, values: [SQLValue])]) throws -> [String] {
+        let missing = Set(statements.lazy.map(\.sql).filter { self.prepared[$0] == nil }).count
+        if missing > 0, prepared.count + missing > Self.maxPreparedStatements { startPreparedOver() }
+        return try statements.map { try statementName($0.sql, $0.values) }
+    }
+
     private func statementName(_ sql: String, _ values: [SQLValue]) throws -> String {
         if let name = prepared[sql] { return name }
-        // Bounded, for apps that put values into their SQL text: past the bound the connection's
-        // statements start over (results are read whole, so none is in use). In a failed
-        // transaction the server refuses; they start over at the next chance.
-        if prepared.count >= Self.maxPreparedStatements, (try? execute("DEALLOCATE ALL")) != nil { prepared.removeAll() }
+        if prepared.count >= Self.maxPreparedStatements { startPreparedOver() }
         let name = "s\(prepared.count)"
         let types = values.map(Parameter.type)
         let result = PQprepare(handle, name, PostgresSQL.numberedParameters(sql), Int32(values.count), types)
@@ -387,6 +399,14 @@ public final class PostgresConnection: SQLConnection {
         try check(result, sql: sql)
         prepared[sql] = name
         return name
+    }
+
+    /// Drops the connection's prepared statements. Bounded, for apps that put values into their
+    /// SQL text: past the bound the connection's statements start over (results are read whole,
+    /// so none is in use; names handed out before are void, and are reused). In a failed
+    /// transaction the server refuses; they start over at the next chance.
+    private func startPreparedOver() {
+        if (try? execute("DEALLOCATE ALL")) != nil { prepared.removeAll() }
     }
 
     private func check(_ result: OpaquePointer?, sql: String) throws {

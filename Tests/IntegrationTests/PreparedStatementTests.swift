@@ -18,4 +18,31 @@ import Testing
         #expect(answers == (0..<300).map { $0 })
         #expect((prepared ?? .max) <= 256)
     }
+
+    /// A statement queued to follow `COMMIT` runs, as itself, even when the same write's later
+    /// statements filled the cache of prepared statements (which drops them all and reuses their
+    /// names): with the commit of a statement, and with the plain `COMMIT` of a write.
+    @Test func aStatementQueuedAfterCommitSurvivesTheCacheStartingOver() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let followed = try await TestHTTP.offPool {
+            let connection = try PostgresConnection(url: url)
+            try connection.execute("CREATE TABLE followed (n bigint); CREATE TABLE counter (id int PRIMARY KEY, v int)")
+            try connection.execute("INSERT INTO counter VALUES (1, 0)")
+            for commitsWithStatement in [true, false] {
+                try connection.transaction {
+                    _ = try connection.queryFirst("SELECT 1") { $0.int(0) }
+                    try connection.runAfterCommit("INSERT INTO followed VALUES (?1)", [.integer(commitsWithStatement ? 1 : 2)])
+                    // More statements than the cache holds, each with one parameter like the follower.
+                    for index in 0..<300 { _ = try connection.queryFirst("SELECT ?1::bigint + \(index)", [.integer(0)]) { $0.int(0) } }
+                    if commitsWithStatement {
+                        #expect(try connection.commitIfChanged("UPDATE counter SET v = v + 1 WHERE id = ?1 RETURNING 1", [.integer(1)]))
+                    } else {
+                        try connection.run("UPDATE counter SET v = v + 1 WHERE id = ?1", [.integer(1)])
+                    }
+                }
+            }
+            return try connection.query("SELECT n FROM followed ORDER BY n") { $0.int(0) }
+        }
+        #expect(followed == [1, 2])
+    }
 }
