@@ -10,6 +10,9 @@ import Synchronization
 public final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// Statements prepared on this connection so far: the next one's name. Never reused, so that a
+    /// name from before the statements started over names nothing rather than another statement.
+    private var preparedSoFar = 0
     /// Inside `transaction` until its first statement: `BEGIN` is still to be sent (with that statement).
     private var beginPending = false
     /// The id of the transaction open now, once `BEGIN` was sent.
@@ -391,19 +394,20 @@ public final class PostgresConnection: SQLConnection {
     private func statementName(_ sql: String, _ values: [SQLValue]) throws -> String {
         if let name = prepared[sql] { return name }
         if prepared.count >= Self.maxPreparedStatements { startPreparedOver() }
-        let name = "s\(prepared.count)"
+        let name = "s\(preparedSoFar)"
         let types = values.map(Parameter.type)
         let result = PQprepare(handle, name, PostgresSQL.numberedParameters(sql), Int32(values.count), types)
         Self.preparations.add(1, ordering: .relaxed)
         defer { PQclear(result) }
         try check(result, sql: sql)
         prepared[sql] = name
+        preparedSoFar += 1
         return name
     }
 
     /// Drops the connection's prepared statements. Bounded, for apps that put values into their
     /// SQL text: past the bound the connection's statements start over (results are read whole,
-    /// so none is in use; names handed out before are void, and are reused). In a failed
+    /// so none is in use; names handed out before are void). In a failed
     /// transaction the server refuses; they start over at the next chance.
     private func startPreparedOver() {
         if (try? execute("DEALLOCATE ALL")) != nil { prepared.removeAll() }
