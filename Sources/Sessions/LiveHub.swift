@@ -86,6 +86,9 @@ package final class LiveHub: Sendable {
         var expiresAt: Int64 = .max
         /// On a shared store, when this node's lease on the session ends (`live_watches`).
         var leaseEnds: Int64 = .min
+
+        /// Records a lease taken or renewed until `time` (a later end stays).
+        mutating func leased(until time: Int64) { leaseEnds = max(leaseEnds, time) }
     }
 
     private struct Table {
@@ -127,7 +130,7 @@ package final class LiveHub: Sendable {
                 updated.userID = userID
                 updated.expiresAt = expiresAt
             }
-            if let leaseEnds { updated.leaseEnds = max(updated.leaseEnds, leaseEnds) }
+            if let leaseEnds { updated.leased(until: leaseEnds) }
             table.sessions[sessionID] = updated
             table.perClient[key, default: 0] += 1
             table.total += 1
@@ -242,9 +245,7 @@ package final class LiveHub: Sendable {
     /// Records that the leases of `sessionIDs` last until `time` (those still streamed here).
     func leased(_ sessionIDs: [String], until time: Int64) {
         table.withLock { table in
-            for id in sessionIDs where table.sessions[id] != nil {
-                table.sessions[id]!.leaseEnds = max(table.sessions[id]!.leaseEnds, time)
-            }
+            for id in sessionIDs { table.sessions[id]?.leased(until: time) }
         }
     }
 
