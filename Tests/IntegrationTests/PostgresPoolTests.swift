@@ -13,10 +13,10 @@ import Testing
     @Test func waitingWorkRunsInArrivalOrderOnTheConnectionThatFreesUp() async throws {
         let pool = PostgresPool(url: try await Backend.postgresql.newDatabase(), size: 1)
         defer { pool.close() }
-        let gate = Gate()
+        let gate = DispatchSemaphore(value: 0)
         let first = Task {
             try await pool.withConnection { connection in
-                gate.wait()
+                try wait(for: gate, "the test lets the first work go")
                 return try connection.queryFirst("SELECT pg_backend_pid()") { $0.int(0) } ?? -1
             }
         }
@@ -33,7 +33,7 @@ import Testing
                 // Each waits before the next is queued: the order of arrival is 0, 1, 2, 3.
                 try await waitUntil("work \(index) waits") { pool.statistics.waiting == index + 1 }
             }
-            gate.open()
+            gate.signal()
             let backend = try await first.value
             for try await other in group { #expect(other == backend) }
         }
@@ -47,10 +47,10 @@ import Testing
     /// finishes, and work that comes later fails at once.
     @Test func closingFailsWaitingWorkAndLetsRunningWorkFinish() async throws {
         let pool = PostgresPool(url: try await Backend.postgresql.newDatabase(), size: 1)
-        let gate = Gate()
+        let gate = DispatchSemaphore(value: 0)
         let running = Task {
             try await pool.withConnection { connection in
-                gate.wait()
+                try wait(for: gate, "the test lets the running work go")
                 return try connection.queryFirst("SELECT 7") { $0.int(0) }
             }
         }
@@ -59,7 +59,7 @@ import Testing
         try await waitUntil("the second work waits") { pool.statistics.waiting == 1 }
         pool.close()
         await #expect(throws: StoreClosed.self) { try await waiting.value }
-        gate.open()
+        gate.signal()
         #expect(try await running.value == 7)
         await #expect(throws: StoreClosed.self) { try await pool.withConnection { _ in 9 } }
         try await waitUntil("the running work's connection is closed") { pool.statistics.open == 0 }
@@ -69,21 +69,4 @@ import Testing
 /// The order in which work ran.
 private final class Arrivals: Sendable {
     let list = Mutex<[Int]>([])
-}
-
-/// A latch that work on a pool thread blocks on until the test opens it.
-private final class Gate: Sendable {
-    private let opened = Mutex(false)
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func wait() {
-        if opened.withLock({ $0 }) { return }
-        semaphore.wait()
-        semaphore.signal()
-    }
-
-    func open() {
-        opened.withLock { $0 = true }
-        semaphore.signal()
-    }
 }
