@@ -104,7 +104,7 @@ extension CoordinatorNode {
         output.append(UInt8(ascii: "}"))
         if let home {
             output.append(contentsOf: #","home":"#.utf8)
-            home.json.write(to: &output)
+            home.writeSnapshot(to: &output)
         }
         output.append(contentsOf: #","id":"#.utf8)
         output.appendDecimal(id)

@@ -221,9 +221,14 @@ extension Array where Element == Tab {
 }
 
 extension StackRef {
-    var json: JSONValue {
-        var members: [String: JSONValue] = ["layer": .int(layer)]
-        if let tab { members["tab"] = .string(tab) }
-        return .object(members)
+    /// `{"layer":…,"tab":…}` (no `tab` when nil), the keys in order, as `Codable` decodes it.
+    func writeSnapshot(to output: inout [UInt8]) {
+        output.append(contentsOf: #"{"layer":"#.utf8)
+        output.appendDecimal(layer)
+        if let tab {
+            output.append(contentsOf: #","tab":"#.utf8)
+            JSONValue.writeString(tab, to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
     }
 }
