@@ -203,7 +203,11 @@ enum MHDCallbacks {
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
         for field in response.headers {
-            MHD_add_response_header(mhdResponse, field.name, field.value)
+            // `withCString` lends a native string's own bytes; passing the strings as arguments
+            // made a copy of each (`utf8CString`) on every answer.
+            field.name.withCString { name in
+                field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
+            }
         }
         if core.draining.load(ordering: .acquiring) && response.headers["Connection"] == nil {
             MHD_add_response_header(mhdResponse, "Connection", "close")

@@ -77,7 +77,16 @@ public struct TextLimit: Sendable, Hashable {
     /// True when `text` is certainly within the limit, decided without breaking it into
     /// characters: few enough bytes and scalars, and no combining mark at all.
     private func fitsAtAGlance(_ text: String) -> Bool {
-        guard text.utf8.count <= maxBytes else { return false }
+        let bytes = text.utf8.count
+        guard bytes <= maxBytes else { return false }
+        // No more bytes than characters allowed (so no more scalars either), and no byte that
+        // starts a scalar at U+0300 or above (lead byte 0xCC or more): no mark. Most stored text
+        // is decided here, a byte at a time, without decoding a scalar.
+        if bytes <= characters.upperBound,
+            text.utf8.withContiguousStorageIfAvailable({ !$0.contains { $0 >= 0xCC } }) == true
+        {
+            return true
+        }
         var scalars = 0
         for scalar in text.unicodeScalars {
             scalars += 1

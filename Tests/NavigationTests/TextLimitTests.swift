@@ -26,6 +26,11 @@ import Testing
 
     @Test func trimmingKeepsTextWithinTheLimit() {
         #expect(Self.name.trimmed("Ada") == "Ada")
+        // Short text is decided by its bytes: letters below U+0300 pass as they are, while a
+        // character carrying too many marks, however short the text, loses the marks past the cap.
+        #expect(Self.name.trimmed("Zoë Ærø ß") == "Zoë Ærø ß")
+        let piled = "e" + String(repeating: "\u{301}", count: 9) + "!"
+        #expect(Array(Self.name.trimmed(piled).unicodeScalars) == Array(("e" + String(repeating: "\u{301}", count: 4) + "!").unicodeScalars))
         let long = String(repeating: "abc ", count: 30)
         let cut = Self.name.trimmed(long)
         #expect(cut.count == 50)
