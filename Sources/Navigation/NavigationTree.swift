@@ -39,6 +39,13 @@ public struct NavigationTree: Sendable, Equatable {
     /// Every screen in every layer and tab.
     public var allScreens: [Screen] { layers.flatMap(\.allScreens) }
 
+    /// A close guess at the bytes of this tree's snapshot or State: its screens' props, which are
+    /// most of either, and some for the rest. JSON written into a buffer this size is rarely
+    /// copied into a larger one on the way (the props of a user's page alone are several KB).
+    var estimatedJSONBytes: Int {
+        layers.reduce(1024) { $0 + $1.estimatedJSONBytes } + 256 * nodes.count
+    }
+
     /// The screen with `id`, wherever it is.
     public func screen(_ id: ScreenID) -> Screen? {
         // Stack by stack: gathering every screen into one array first copied them all.

@@ -16,7 +16,7 @@ extension NavigationApp {
         let top = tree.top?.id
         let accepted = JSONValue.array(acceptedEvents(in: tree).map(JSONValue.string)).serialized()
         var output: [UInt8] = []
-        output.reserveCapacity(4096)
+        output.reserveCapacity(tree.estimatedJSONBytes)
         func write(_ screens: [Screen], to output: inout [UInt8]) {
             output.append(UInt8(ascii: "["))
             for (index, screen) in screens.enumerated() {

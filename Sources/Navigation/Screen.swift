@@ -135,6 +135,14 @@ public struct Layer: Sendable, Hashable, Codable {
         return tabs.flatMap(\.screens)
     }
 
+    /// A close guess at the bytes its screens take as JSON: their props and ~128 bytes each for
+    /// the rest (id, name, owner, events), all tabs included, without gathering the screens.
+    var estimatedJSONBytes: Int {
+        let screen = { (total: Int, screen: Screen) in total + screen.propsJSON.count + 128 }
+        guard let tabs else { return screens.reduce(128, screen) }
+        return tabs.reduce(128) { total, tab in tab.screens.reduce(total + 128, screen) }
+    }
+
     /// Calls `body` with each stack of the layer: the layer's own, or each tab's.
     mutating func forEachStack(_ body: (_ tab: String?, _ screens: inout [Screen]) -> Void) {
         if tabs == nil {

@@ -50,7 +50,7 @@ extension NavigationApp {
     /// because it runs for every event inside the database writer.
     public func snapshot(_ tree: NavigationTree) throws -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(4096)
+        output.reserveCapacity(tree.estimatedJSONBytes)
         output.append(contentsOf: #"{"coordinators":["#.utf8)
         for (index, node) in tree.nodes.values.sorted(by: { $0.id < $1.id }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
