@@ -12,21 +12,35 @@ import Foundation
 enum RequestScreening {
     /// The problem to answer with, or nil when the request may proceed.
     static func problem(version: String, headers: HTTPHeaders) -> Problem? {
-        // `Transfer-Encoding : chunked` is no header to libmicrohttpd (it keeps the space in the
-        // name) but is one to some proxies: a body framed by one is a smuggled request to the other.
-        if headers.contains(where: { !HTTPToken.isToken($0.name) }) {
-            return Problem(.malformedRequest, detail: "A header name is not a token (no space may precede its colon).")
+        // One pass over the fields, collecting only what the checks below read: this runs for
+        // every request, and looking each name up on its own made an array per lookup.
+        var length: String?
+        var lengths = 0
+        var encodings: [String] = []
+        var hosts = 0
+        for field in headers {
+            // `Transfer-Encoding : chunked` is no header to libmicrohttpd (it keeps the space in
+            // the name) but is one to some proxies: a body framed by one is a smuggled request to the other.
+            guard HTTPToken.isToken(field.name) else {
+                return Problem(.malformedRequest, detail: "A header name is not a token (no space may precede its colon).")
+            }
+            if field.name.caseInsensitiveEquals("Content-Length") {
+                length = length ?? field.value
+                lengths += 1
+            } else if field.name.caseInsensitiveEquals("Transfer-Encoding") {
+                encodings.append(field.value)
+            } else if field.name.caseInsensitiveEquals("Host") {
+                hosts += 1
+            }
         }
-        let lengths = headers.values("Content-Length")
-        let encodings = headers.values("Transfer-Encoding")
-        if lengths.count > 1 {
+        if lengths > 1 {
             return Problem(.malformedRequest, detail: "The request has more than one Content-Length.")
         }
-        if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ (48...57).contains($0) }) {
+        if let length, length.isEmpty || !length.utf8.allSatisfy({ (48...57).contains($0) }) {
             return Problem(.malformedRequest, detail: "Content-Length is not a decimal number.")
         }
         if !encodings.isEmpty {
-            if !lengths.isEmpty {
+            if length != nil {
                 return Problem(.malformedRequest, detail: "The request has both Content-Length and Transfer-Encoding.")
             }
             let codings = encodings.joined(separator: ",").split(separator: ",").map {
@@ -40,7 +54,7 @@ enum RequestScreening {
             // timeout. Bodies here are small JSON a client always has whole, so it must say their size.
             return Problem(.lengthRequired, detail: "Chunked request bodies are not accepted; send the body with a Content-Length.")
         }
-        if version == "HTTP/1.1" && headers.values("Host").count != 1 {
+        if version == "HTTP/1.1" && hosts != 1 {
             return Problem(.malformedRequest, detail: "An HTTP/1.1 request needs exactly one Host header.")
         }
         return nil

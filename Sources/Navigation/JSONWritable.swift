@@ -55,7 +55,9 @@ public enum JSONWriting {
         first = false
         output.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { output.append(contentsOf: $0) }
-        output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        // Byte by byte: appending a two-byte literal went through the generic sequence path.
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
     }
 }
 

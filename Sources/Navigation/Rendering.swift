@@ -22,7 +22,12 @@ extension NavigationApp {
             for (index, screen) in screens.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 output.append(contentsOf: #"{"events":"#.utf8)
-                output.append(contentsOf: screen.id == top ? accepted : Array("[]".utf8))
+                if screen.id == top {
+                    output.append(contentsOf: accepted)
+                } else {
+                    output.append(UInt8(ascii: "["))
+                    output.append(UInt8(ascii: "]"))
+                }
                 output.append(contentsOf: #","id":"#.utf8)
                 JSONValue.string(screen.id.rawValue).write(to: &output)
                 output.append(contentsOf: #","name":"#.utf8)
