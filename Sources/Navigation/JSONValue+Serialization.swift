@@ -91,6 +91,33 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// The bytes `text` takes inside a JSON string as `JSONValue` writes it (the quotes around it
+    /// not counted): a quote, a backslash, a tab or a line break takes two, other control
+    /// characters six, every other byte one. For apps that budget what a screen's props may hold.
+    public static func escapedByteCount(of text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            var count = bytes.count
+            var index = 0
+            while index < bytes.count {
+                if index + 8 <= bytes.count,
+                    !anyNeedsEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x09, 0x0A, 0x0D: count += 1
+                case ..<0x20: count += 5
+                default: break
+                }
+                index += 1
+            }
+            return count
+        }
+    }
+
     /// Whether any of the 8 bytes in `word` is a control character, a quote or a backslash.
     /// Each test is the classic "some byte is less than n" word trick, exact as a yes or no:
     /// `(x - n·ones) & ~x & highs` is nonzero exactly when some byte of `x` is below `n` (n ≤ 128).

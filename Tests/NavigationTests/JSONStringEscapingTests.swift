@@ -1,8 +1,9 @@
 import Navigation
 import Testing
 
-/// `JSONValue` writes strings eight bytes at a time where nothing needs escaping: every character
-/// that must be escaped is escaped wherever it sits in the word, and nothing else is.
+/// `JSONValue` writes strings (and counts their escaped bytes) eight bytes at a time where nothing
+/// needs escaping: every character that must be escaped is escaped wherever it sits in the word,
+/// and nothing else is.
 struct JSONStringEscapingTests {
     /// The escaping rules, a byte at a time.
     private func reference(_ string: String) -> String {
@@ -29,6 +30,7 @@ struct JSONStringEscapingTests {
                     bytes[place] = byte
                     let string = String(decoding: bytes, as: UTF8.self)
                     #expect(JSONValue.string(string).serializedString == reference(string), "byte \(byte) at \(place) of \(length)")
+                    #expect(JSONValue.escapedByteCount(of: string) == reference(string).utf8.count - 2, "byte \(byte) at \(place)")
                 }
             }
         }
@@ -40,6 +42,9 @@ struct JSONStringEscapingTests {
             String(repeating: "x", count: 64) + "\u{1}", "\u{0}" + String(repeating: "y", count: 15) + "\u{1F}",
             "0123456\"0123456\\0123456\r",
         ]
-        for string in cases { #expect(JSONValue.string(string).serializedString == reference(string)) }
+        for string in cases {
+            #expect(JSONValue.string(string).serializedString == reference(string))
+            #expect(JSONValue.escapedByteCount(of: string) == reference(string).utf8.count - 2)
+        }
     }
 }

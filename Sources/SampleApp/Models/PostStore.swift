@@ -64,25 +64,11 @@ struct PostStore {
         var posts: [PostView] = []
         var bytes = 0
         for post in rows.prefix(Self.pageSize) {
-            bytes += Self.jsonBytes(post.text) + Self.jsonBytes(post.author.displayName)
+            bytes += JSONValue.escapedByteCount(of: post.text) + JSONValue.escapedByteCount(of: post.author.displayName)
             if !posts.isEmpty && bytes > Self.pageBytes { return (posts, posts.last?.id) }
             posts.append(post)
         }
         return (posts, rows.count > posts.count ? posts.last?.id : nil)
-    }
-
-    /// Bytes `text` takes in a JSON string (as `JSONValue` writes it: quote, backslash, tab and
-    /// line breaks take two, other control characters six).
-    static func jsonBytes(_ text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x09, 0x0A, 0x0D: count += 2
-            case ..<0x20: count += 6
-            default: count += 1
-            }
-        }
-        return count
     }
 
     private static func post(_ row: Row) -> PostView {
