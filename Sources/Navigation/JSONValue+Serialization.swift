@@ -59,23 +59,11 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            // Copy runs of bytes that need no escaping in one go, looking at 8 bytes at a time
-            // (screens' props are mostly text: a byte at a time was most of writing them).
+            // Runs of bytes that need no escaping are copied in one go.
             var runStart = 0
-            var index = 0
-            while index < bytes.count {
-                if index + 8 <= bytes.count,
-                    !Self.anyNeedsEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                {
-                    index += 8
-                    continue
-                }
-                let byte = bytes[index]
-                index += 1
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))
-                runStart = index
+            forEachByteToEscape(in: bytes) { index, byte in
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
                 switch byte {
                 case UInt8(ascii: "\""): output.append(contentsOf: [92, 34])
                 case UInt8(ascii: "\\"): output.append(contentsOf: [92, 92])
@@ -97,24 +85,34 @@ extension JSONValue {
     public static func escapedByteCount(of text: String) -> Int {
         var text = text
         return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return 0 }
             var count = bytes.count
-            var index = 0
-            while index < bytes.count {
-                if index + 8 <= bytes.count,
-                    !anyNeedsEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                {
-                    index += 8
-                    continue
-                }
-                switch bytes[index] {
+            forEachByteToEscape(in: bytes) { _, byte in
+                switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x09, 0x0A, 0x0D: count += 1
-                case ..<0x20: count += 5
-                default: break
+                default: count += 5
                 }
-                index += 1
             }
             return count
+        }
+    }
+
+    /// Calls `body` with the place and value of each byte of `bytes` that a JSON string must
+    /// escape (a control character, a quote, a backslash), in order. Plain text is skipped 8 bytes
+    /// at a time: screens' props are mostly text, and a byte at a time was most of writing them.
+    @inline(__always)
+    private static func forEachByteToEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt8) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        var index = 0
+        while index < bytes.count {
+            if index + 8 <= bytes.count,
+                !anyNeedsEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { body(index, byte) }
+            index += 1
         }
     }
 

@@ -20,8 +20,8 @@ import Testing
     }
 
     /// A statement queued to follow `COMMIT` runs, as itself, even when the same write's later
-    /// statements filled the cache of prepared statements (which drops them all and reuses their
-    /// names): with the commit of a statement, and with the plain `COMMIT` of a write.
+    /// statements filled the cache of prepared statements (which drops them all): with the commit
+    /// of a statement, and with the plain `COMMIT` of a write.
     @Test func aStatementQueuedAfterCommitSurvivesTheCacheStartingOver() async throws {
         let url = try await Backend.postgresql.newDatabase()
         let followed = try await TestHTTP.offPool {
