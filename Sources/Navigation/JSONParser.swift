@@ -127,10 +127,12 @@ struct JSONParser {
                 let text: String?
                 if output.isEmpty {
                     // No escape met: the string straight from the input, without a copy in between.
-                    text = String(validating: bytes[runStart..<index], as: UTF8.self)
+                    text = bytes.withUnsafeBufferPointer { [runStart, index] in
+                        Self.text(UnsafeBufferPointer(rebasing: $0[runStart..<index]))
+                    }
                 } else {
                     output.append(contentsOf: bytes[runStart..<index])
-                    text = String(validating: output, as: UTF8.self)
+                    text = output.withUnsafeBufferPointer(Self.text)
                 }
                 index += 1
                 guard let text else { throw failure("invalid UTF-8") }
@@ -159,6 +161,16 @@ struct JSONParser {
             index += 1
         }
         throw failure("unterminated string")
+    }
+
+    /// `utf8` as a string, or nil when it is not UTF-8. ASCII, most of what clients send, is
+    /// valid as it is and goes through `String(decoding:)`, which the compiler specializes;
+    /// `String(validating:)` runs generic code that looks up two types' metadata per string,
+    /// most of its cost on a short one.
+    private static func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        var bits: UInt8 = 0
+        for byte in utf8 { bits |= byte }
+        return bits < 0x80 ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
     }
 
     /// The UTF-8 of a `\uXXXX` escape (after the `u`), joining surrogate pairs.

@@ -27,13 +27,13 @@ enum StoredSnapshot {
             let written = json.withUnsafeBufferPointer { input in
                 input.withMemoryRebound(to: CChar.self) { source in
                     UnsafeMutableBufferPointer(rebasing: stored[5...]).withMemoryRebound(to: CChar.self) { target in
-                        LZ4_compress_default(source.baseAddress, target.baseAddress, Int32(json.count), Int32(bound))
+                        LZ4Streams.compress(source, into: target)
                     }
                 }
             }
             // Cannot fail: the output has LZ4's bound for this input.
             precondition(written > 0 || json.isEmpty, "LZ4 compression failed")
-            count = 5 + Int(written)
+            count = 5 + written
         }
     }
 

@@ -45,6 +45,33 @@ import Testing
         #expect(try StoredSnapshot.unpack(StoredSnapshot.pack(next), base: base) == next)
     }
 
+    /// Compression states are reused between snapshots: each block must still stand alone (read
+    /// back with nothing compressed before it), and threads must not share one at a time.
+    @Test func snapshotsPackedOneAfterAnotherOnManyThreadsEachReadBackAlone() async throws {
+        let documents = (0..<6).map { index in
+            Array((#"{"layers":["# + String(repeating: #"{"text":"post \#(index) of a thread","id":\#(index)},"#, count: 40 + index * 30) + "{}]}").utf8)
+        }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<300 {
+                        let json = documents[(thread + round) % documents.count]
+                        let stored = StoredSnapshot.pack(json)
+                        if (try? StoredSnapshot.unpack(stored)) != json || stored.count * 4 >= json.count { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+        // The same JSON packs to the same bytes whatever was packed before it.
+        let first = StoredSnapshot.pack(documents[0])
+        _ = StoredSnapshot.pack(documents[5])
+        #expect(StoredSnapshot.pack(documents[0]) == first)
+    }
+
     @Test func plainJSONFromEarlierBuildsIsReadAsItIs() throws {
         #expect(try StoredSnapshot.unpack(Self.json) == Self.json)
     }
