@@ -57,7 +57,10 @@ let package = Package(
             name: "CLZ4", pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]),
 
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // The kernel's name of each thread the server starts (for `top -H` and `perf`).
+        .systemLibrary(name: "CThreadName"),
+
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CThreadName"]),
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
@@ -65,11 +68,15 @@ let package = Package(
         .target(name: "Store"),
         .target(
             name: "SQLiteStore",
-            dependencies: ["Store", "CSQLite", .product(name: "DequeModule", package: "swift-collections")]),
+            dependencies: [
+                "Store", "CSQLite", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
+            ]),
         .target(
             name: "PostgresStore",
-            dependencies: ["Store", "CPostgres", .product(name: "DequeModule", package: "swift-collections")]),
-        .target(name: "Secrets", dependencies: ["CSodium"]),
+            dependencies: [
+                "Store", "CPostgres", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
+            ]),
+        .target(name: "Secrets", dependencies: ["CSodium", "CThreadName"]),
         .target(name: "Navigation"),
         .macro(
             name: "NavigationMacrosPlugin",

@@ -1,5 +1,6 @@
 // CMicroHTTPD as well as Glibc: libmicrohttpd's header includes the socket headers (see FirstBytes).
 import CMicroHTTPD
+import CThreadName
 import Foundation
 import Synchronization
 
@@ -71,12 +72,12 @@ final class ConnectionWatch: Sendable {
             header: .seconds(headerTimeoutSeconds), request: .seconds(requestTimeoutSeconds),
             idle: .seconds(idleTimeoutSeconds), openAtMost: connectionLimit - max(1, connectionLimit / 8))
         let thread = Thread { [self] in
+            coordinatord_name_this_thread("http-conn-watch")
             while !stopped.load(ordering: .acquiring) {
                 _ = wakeUp.wait(timeout: .now() + .milliseconds(250))
                 enforce(now: .now)
             }
         }
-        thread.name = "http-connection-watch"
         thread.start()
     }
 

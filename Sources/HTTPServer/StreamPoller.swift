@@ -1,5 +1,6 @@
 // CMicroHTTPD as well as Glibc: libmicrohttpd's header includes the socket headers (see FirstBytes).
 import CMicroHTTPD
+import CThreadName
 import Foundation
 import Synchronization
 
@@ -23,6 +24,7 @@ final class StreamPoller: Sendable {
         _ = coordinatord_epoll_add(epoll, wake, 0)
         // The thread holds the poller until it stops, so the descriptors outlive every call on them.
         let thread = Thread { [self] in
+            coordinatord_name_this_thread("http-streams")
             var tokens = [UInt64](repeating: 0, count: 64)
             while !stopped.load(ordering: .acquiring) {
                 let count = coordinatord_epoll_wait(epoll, &tokens, -1)
@@ -30,7 +32,6 @@ final class StreamPoller: Sendable {
                 for token in tokens[..<Int(count)] where token != 0 { ready(token) }
             }
         }
-        thread.name = "http-event-streams"
         thread.start()
     }
 

@@ -1,4 +1,5 @@
 import CPostgres
+import CThreadName
 import Foundation
 import Synchronization
 
@@ -22,11 +23,11 @@ public final class PostgresListener: Sendable {
         onNotice: @escaping @Sendable (String) -> Void, onStatus: @escaping @Sendable (Bool) -> Void
     ) {
         let thread = Thread { [stopped] in
+            coordinatord_name_this_thread("pg-listener")
             Self.run(
                 url: url, channel: channel, retryInterval: retryInterval, stopped: stopped, onNotice: onNotice,
                 onStatus: onStatus)
         }
-        thread.name = "postgres-listener"
         thread.start()
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import CThreadName
 import Foundation
 import Synchronization
 
@@ -58,12 +59,12 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
         guard file >= 0 else { throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot open \(path) to sync it") }
         let connections = CheckpointConnections(copier: copier, guardian: guardian)
         let thread = Thread { [self] in
+            coordinatord_name_this_thread("sqlite-ckpt")
             run(connections)
             connections.close()
             Glibc.close(file)
             done.signal()
         }
-        thread.name = "sqlite-checkpoint"
         thread.start()
     }
 

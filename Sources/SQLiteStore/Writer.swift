@@ -1,3 +1,4 @@
+import CThreadName
 import Foundation
 import Store
 
@@ -31,11 +32,11 @@ package final class Writer: Sendable {
         let queue = self.queue
         let done = self.done
         let thread = Thread {
+            coordinatord_name_this_thread("sqlite-writer")
             Writer.run(connection.connection, file: file, queue: queue, maxBatch: maxBatch, checkpointer: checkpointer)
             connection.close()
             done.signal()
         }
-        thread.name = "sqlite-writer"
         thread.start()
     }
 

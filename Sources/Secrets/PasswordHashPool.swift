@@ -1,4 +1,5 @@
 import CSodium
+import CThreadName
 import Foundation
 
 /// Runs password hashing on a fixed number of dedicated threads at a lower scheduling priority,
@@ -26,10 +27,10 @@ package final class PasswordHashPool: Sendable {
         for index in 0..<max(1, concurrency) {
             let queue = self.queue
             let thread = Thread {
+                coordinatord_name_this_thread("password-hash-\(index)")
                 _ = coordinatord_lower_thread_priority(Self.niceness)
                 while let job = queue.take() { job.run() }
             }
-            thread.name = "password-hash-\(index)"
             thread.start()
         }
     }

@@ -22,6 +22,23 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: server.databasePath))
     }
 
+    /// `top -H`, `ps -L` and `perf` name the server's own threads (Foundation's `Thread.name`
+    /// alone left them all with the name of the thread that started them).
+    @Test func theServersThreadsCarryTheirNamesInTheKernel() async throws {
+        let server = try await ServerProcess.start()
+        let expected: Set = ["sqlite-writer", "sqlite-ckpt", "http-conn-watch", "http-streams", "password-hash-0"]
+        var names: Set<String> = []
+        try await waitUntil("thread names \(expected.subtracting(names).sorted())") {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")) ?? []
+            names = Set(tasks.compactMap { task in
+                (try? String(contentsOfFile: "/proc/\(server.pid)/task/\(task)/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            })
+            return expected.isSubset(of: names)
+        }
+        try await server.stop()
+    }
+
     @Test func sigintAlsoStopsCleanly() async throws {
         let server = try await ServerProcess.start()
         #expect(try await server.stop(signal: SIGINT) == 0)
