@@ -67,6 +67,7 @@ def loadgen(*args, server_pid=None, rate=None):
     (user and system, from /proc) spent during the run; with `rate`, open-loop at that many
     requests a second, latency counted from each request's scheduled time."""
     before = cpu_seconds(server_pid) if server_pid else None
+    threads_before = thread_usage(server_pid) if server_pid else None
     environment = dict(os.environ, LOADGEN_RATE=str(rate)) if rate else None
     output = subprocess.check_output([os.path.join(BUILD, "loadgen"), *map(str, args)], text=True, env=environment)
     result = json.loads(output.strip().splitlines()[-1])
@@ -75,7 +76,33 @@ def loadgen(*args, server_pid=None, rate=None):
         requests = max(1, result["requests"])
         result["cpu_user_us"] = (after[0] - before[0]) * 1e6 / requests
         result["cpu_sys_us"] = (after[1] - before[1]) * 1e6 / requests
+        threads_after = thread_usage(server_pid)
+        result["threads"] = {
+            name: [(threads_after[name][i] - threads_before.get(name, [0, 0, 0])[i]) / requests for i in range(3)]
+            for name in threads_after}
     return result
+
+
+def thread_usage(pid):
+    """Per kind of thread of process `pid` (by the name the kernel shows; dispatch's threads, the
+    Swift pool and the SQLite readers, share one): [CPU µs, voluntary and involuntary context
+    switches] so far. Threads that ended are not counted."""
+    usage = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/comm") as f: name = f.read().strip()
+            with open(f"/proc/{pid}/task/{task}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+        except FileNotFoundError:
+            continue
+        name = "dispatch (Swift pool, readers)" if name.endswith("qos") or name.endswith("qos.overcommit") else name
+        total = usage.setdefault(name, [0, 0, 0])
+        total[0] += (int(fields[11]) + int(fields[12])) * 1e6 / tick
+        total[1] += int(status["voluntary_ctxt_switches"])
+        total[2] += int(status["nonvoluntary_ctxt_switches"])
+    return usage
 
 
 def cpu_seconds(pid):
@@ -650,10 +677,23 @@ def navigation_rows(r, options):
          f"{r['navigation_open']['late_p99_ms']:.2f} / {r['navigation_open']['late_max_ms']:.2f}", "", "", ""),
         ("navigation p99 ms", f"{nav['p99_ms']:.2f}", f"{r['baseline']['p99_ms']:.2f}", f"{nav['p99_ms'] / r['baseline']['p99_ms']:.1f}", "≤ 5"),
         ("navigation max ms", f"{nav['max_ms']:.2f}", f"{r['baseline']['max_ms']:.2f}", "", ""),
+        *thread_rows(nav, r["navigation_open"]),
         ("navigation non-2xx (all runs)", f"{nav['non2xx'] + churn['non2xx'] + r['navigation_open']['non2xx']}", "", "", "0"),
         (f"navigation p99 ms while signing in ({r['signins']} sign-in cycles)", f"{churn['p99_ms']:.2f}", "", "", "≤ 5"),
         ("  events/s while signing in", f"{churn['rps']:,.0f}", "", "", ""),
     ]
+
+
+def thread_rows(closed, open_loop):
+    """Where an event's server CPU goes, thread by thread, at saturation and at half of it: a
+    lone event wakes each thread on its way (and syncs alone), which a saturated batch shares."""
+    rows = []
+    for name in sorted(closed.get("threads", {}), key=lambda n: -closed["threads"][n][0]):
+        c, o = closed["threads"][name], open_loop.get("threads", {}).get(name, [0, 0, 0])
+        if c[0] < 1 and o[0] < 1: continue
+        rows.append((f"  CPU µs / context switches per event, {name}", f"{c[0]:.0f} / {c[1] + c[2]:.2f}",
+                     "", f"{o[0]:.0f} / {o[1] + o[2]:.2f} open loop", ""))
+    return rows
 
 
 def print_table(rows):
