@@ -54,10 +54,11 @@ typedef struct {
 
 typedef struct {
     int index, connections; Connection *conns; uint64_t *histogram; uint64_t requests, non2xx, errors;
-    double max_latency;
+    double max_latency, max_at;  /* the slowest answer, and when its request was due (from the start) */
     uint64_t *late; double max_late;  /* open loop: how late the generator sent each request */
 } Worker;
 
+static double run_start;  /* when the generator started, for `max_at_s` */
 static double interval;  /* open loop: seconds between one connection's scheduled requests; 0 = closed loop */
 static int total_connections;
 static const char *mode; static int port, seconds, total_threads; static char *path, *fixed_body; static size_t fixed_len;
@@ -239,7 +240,7 @@ static void *run(void *argument) {
             if (!complete(c, &status, &consumed, &body)) continue;
             double latency = now() - c->started;
             record(w->histogram, BUCKETS, latency);
-            if (latency > w->max_latency) w->max_latency = latency;
+            if (latency > w->max_latency) { w->max_latency = latency; w->max_at = c->started - run_start; }
             w->requests++;
             if (status < 200 || status > 299) {
                 if (w->non2xx++ < 3 && getenv("LOADGEN_DEBUG")) fprintf(stderr, "%d %.*s\n", status, 300, body);
@@ -316,6 +317,7 @@ int main(int argc, char **argv) {
     }
     pthread_t threads[64];
     double start = now();
+    run_start = start;
     int offset = 0;
     for (int t = 0; t < total_threads; t++) {
         workers[t].index = t;
@@ -330,11 +332,11 @@ int main(int argc, char **argv) {
     for (int t = 0; t < total_threads; t++) pthread_join(threads[t], NULL);
     double elapsed = now() - start;
 
-    uint64_t requests = 0, non2xx = 0, errors = 0; double max = 0, max_late = 0;
+    uint64_t requests = 0, non2xx = 0, errors = 0; double max = 0, max_at = 0, max_late = 0;
     uint64_t *histogram = calloc(BUCKETS, sizeof(uint64_t)), *late = calloc(LATE_BUCKETS, sizeof(uint64_t));
     for (int t = 0; t < total_threads; t++) {
         requests += workers[t].requests; non2xx += workers[t].non2xx; errors += workers[t].errors;
-        if (workers[t].max_latency > max) max = workers[t].max_latency;
+        if (workers[t].max_latency > max) { max = workers[t].max_latency; max_at = workers[t].max_at; }
         if (workers[t].max_late > max_late) max_late = workers[t].max_late;
         for (int b = 0; b < BUCKETS; b++) histogram[b] += workers[t].histogram[b];
         for (int b = 0; b < LATE_BUCKETS; b++) late[b] += workers[t].late[b];
@@ -348,8 +350,8 @@ int main(int argc, char **argv) {
     double values[3] = { quantile(histogram, BUCKETS, 0.5), quantile(histogram, BUCKETS, 0.9),
                          quantile(histogram, BUCKETS, 0.99) };
     printf("{\"requests\":%lu,\"seconds\":%.3f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f,"
-           "\"max_ms\":%.3f,\"non2xx\":%lu,\"errors\":%lu,\"late_p99_ms\":%.3f,\"late_max_ms\":%.3f}\n",
+           "\"max_ms\":%.3f,\"non2xx\":%lu,\"errors\":%lu,\"late_p99_ms\":%.3f,\"late_max_ms\":%.3f,\"max_at_s\":%.3f}\n",
            (unsigned long)requests, elapsed, requests / elapsed, values[0], values[1], values[2], max * 1000,
-           (unsigned long)non2xx, (unsigned long)errors, quantile(late, LATE_BUCKETS, 0.99), max_late * 1000);
+           (unsigned long)non2xx, (unsigned long)errors, quantile(late, LATE_BUCKETS, 0.99), max_late * 1000, max_at);
     return 0;
 }

@@ -463,7 +463,16 @@ def sqlite_navigation(server, work, options):
                                             post_id, user_id, server_pid=server.process.pid)
     stop.set(); churn.join()
     results["signins"] = len(signins)
+    results["commits"] = commit_metrics(server.base)
     return results
+
+
+def commit_metrics(base):
+    """The server's slow commits (over 100 ms) and its longest commit so far, from `/metrics`."""
+    with urllib.request.urlopen(base + "/metrics") as response:
+        lines = response.read().decode().splitlines()
+    value = lambda name: next((float(l.split()[-1]) for l in lines if l.startswith(name + " ")), float("nan"))
+    return {"slow": value("coordinatord_slow_commits_total"), "longest_ms": value("coordinatord_longest_commit_seconds") * 1000}
 
 
 def cold_start(work, options, template):
@@ -675,6 +684,10 @@ def navigation_rows(r, options):
         # how late it sent requests whose connection was free, so such a p99 is not the server's.
         ("  load generator's own lateness, p99 / max ms",
          f"{r['navigation_open']['late_p99_ms']:.2f} / {r['navigation_open']['late_max_ms']:.2f}", "", "", ""),
+        ("  slowest answer (ms) and when it was due (s into the run)",
+         f"{r['navigation_open']['max_ms']:.2f} at {r['navigation_open'].get('max_at_s', float('nan')):.1f}", "", "", ""),
+        ("  group commits over 100 ms (all runs) / the longest, ms",
+         f"{r['commits']['slow']:.0f} / {r['commits']['longest_ms']:.1f}", "", "", ""),
         ("navigation p99 ms", f"{nav['p99_ms']:.2f}", f"{r['baseline']['p99_ms']:.2f}", f"{nav['p99_ms'] / r['baseline']['p99_ms']:.1f}", "≤ 5"),
         ("navigation max ms", f"{nav['max_ms']:.2f}", f"{r['baseline']['max_ms']:.2f}", "", ""),
         *thread_rows(nav, r["navigation_open"]),

@@ -89,6 +89,15 @@ package final class SQLiteDatabase: Store {
                 name: "coordinatord_writer_queue_depth", type: "gauge", help: "Writes waiting for the writer.",
                 value: Double(statistics.pending)),
             StoreMetric(
+                name: "coordinatord_slow_commits_total", type: "counter",
+                help: "Group commits that took over 100 ms (mostly the disk's sync); every write queued behind one waited as long.",
+                value: Double(statistics.slowCommits)),
+            StoreMetric(
+                name: "coordinatord_longest_commit_seconds", type: "gauge",
+                help: "The longest group commit since the server started.",
+                value: Double(statistics.longestCommit.components.seconds)
+                    + Double(statistics.longestCommit.components.attoseconds) / 1e18),
+            StoreMetric(
                 name: "coordinatord_wal_checkpoints_total", type: "counter",
                 help: "Checkpoints that copied the SQLite log back into the database file, off the writer.",
                 value: Double(checkpointer.current.checkpoints)),

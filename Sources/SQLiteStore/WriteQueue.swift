@@ -9,6 +9,14 @@ final class WriteQueue: @unchecked Sendable {
     private var closed = false
     private var batches = 0
     private var writes = 0
+    private var slowCommits = 0
+    private var longestCommit: Duration = .zero
+    /// A commit that takes longer than this is counted as slow.
+    let slowCommit: Duration
+
+    init(slowCommit: Duration = .milliseconds(100)) {
+        self.slowCommit = slowCommit
+    }
 
     func push(_ job: any WriteJob) {
         condition.lock()
@@ -43,17 +51,21 @@ final class WriteQueue: @unchecked Sendable {
         return true
     }
 
-    func recordBatch(size: Int) {
+    /// Counts a batch of `size` writes committed in `took` (from `BEGIN` to `COMMIT`'s return).
+    func recordBatch(size: Int, took: Duration) {
         condition.lock()
         batches += 1
         writes += size
+        if took > slowCommit { slowCommits += 1 }
+        longestCommit = max(longestCommit, took)
         condition.unlock()
     }
 
     var statistics: WriterStatistics {
         condition.lock()
         defer { condition.unlock() }
-        return WriterStatistics(batches: batches, writes: writes, pending: jobs.count)
+        return WriterStatistics(
+            batches: batches, writes: writes, pending: jobs.count, slowCommits: slowCommits, longestCommit: longestCommit)
     }
 }
 
@@ -65,4 +77,9 @@ package struct WriterStatistics: Sendable, Equatable {
     package let writes: Int
     /// Writes queued and not yet taken by the writer thread.
     package let pending: Int
+    /// Commits that took longer than the writer's slow-commit threshold (100 ms): every write
+    /// queued behind one waited that long, whatever its own cost.
+    package let slowCommits: Int
+    /// The longest commit so far.
+    package let longestCommit: Duration
 }

@@ -15,16 +15,18 @@ import Store
 /// file deleted meanwhile: that batch is reported as failed, never acknowledged.
 /// Work runs on the writer thread and must not wait for anything slow.
 package final class Writer: Sendable {
-    private let queue = WriteQueue()
+    private let queue: WriteQueue
     private let done = Completion()
 
     /// Opens the write connection for `path` and starts the writer thread.
     /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
     /// With a `checkpointer`, commits leave the log to it instead of checkpointing themselves.
+    /// Commits longer than `slowCommit` are counted (`statistics.slowCommits`).
     package init(
         path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil,
-        checkpointer: Checkpointer? = nil
+        checkpointer: Checkpointer? = nil, slowCommit: Duration = .milliseconds(100)
     ) throws {
+        queue = WriteQueue(slowCommit: slowCommit)
         let writeConnection = try SQLiteConnection(path: path)
         if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
         checkpointer?.watch(writeConnection)
@@ -67,6 +69,7 @@ package final class Writer: Sendable {
         _ connection: SQLiteConnection, file: DatabaseFile?, queue: WriteQueue, maxBatch: Int, checkpointer: Checkpointer?
     ) {
         while let batch = queue.take(max: maxBatch) {
+            let started = ContinuousClock.now
             do {
                 // Prepared once and reused: these run for every write.
                 try connection.run("BEGIN IMMEDIATE")
@@ -84,8 +87,9 @@ package final class Writer: Sendable {
                 for job in batch { job.complete(failure: error) }
                 continue
             }
+            // Counted before the callers resume, so that what they read next includes their commit.
+            queue.recordBatch(size: batch.count, took: ContinuousClock.now - started)
             for job in batch { job.complete(failure: nil) }
-            queue.recordBatch(size: batch.count)
             checkpointer?.finishOnWriter(connection)
         }
     }

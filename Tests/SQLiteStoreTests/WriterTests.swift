@@ -51,6 +51,25 @@ import Testing
         try await waitUntil("\(count) writes queued") { database.writer.statistics.pending >= count }
     }
 
+    /// A commit held up (here by its own work; in production mostly by the disk's sync) is counted
+    /// as slow and reported in the metrics, with the longest commit: a stall every write behind it
+    /// waits out, which per-request latencies alone do not attribute.
+    @Test func aCommitHeldPastTheThresholdIsCountedAsSlow() async throws {
+        let database = try Self.database()
+        let before = database.writer.statistics.slowCommits
+        let held = try await HeldWriter.hold(database)
+        // The commit cannot take less than the time the writer is held, however fast the machine.
+        try await Task.sleep(for: .milliseconds(150))
+        try await held.release()
+        let statistics = database.writer.statistics
+        #expect(statistics.slowCommits >= before + 1)
+        #expect(statistics.longestCommit >= .milliseconds(150))
+        let metrics = Dictionary(uniqueKeysWithValues: database.metrics().map { ($0.name, $0.value) })
+        #expect(metrics["coordinatord_slow_commits_total"] == Double(statistics.slowCommits))
+        #expect((metrics["coordinatord_longest_commit_seconds"] ?? 0) >= 0.15)
+        await database.close()
+    }
+
     @Test func writesQueuedWhileTheWriterIsBusyCommitTogetherInOneBatch() async throws {
         let database = try Self.database()
         let held = try await HeldWriter.hold(database)
