@@ -45,8 +45,7 @@ public final class PostgresListener: Sendable {
             if connection == nil {
                 connection = listen(url: url, channel: channel)
                 guard connection != nil else {
-                    Thread.sleep(forTimeInterval: Double(retryInterval.components.seconds)
-                        + Double(retryInterval.components.attoseconds) / 1e18)
+                    Thread.sleep(forTimeInterval: retryInterval / .seconds(1))
                     continue
                 }
                 listening = true

@@ -95,8 +95,7 @@ package final class SQLiteDatabase: Store {
             StoreMetric(
                 name: "coordinatord_longest_commit_seconds", type: "gauge",
                 help: "The longest group commit since the server started.",
-                value: Double(statistics.longestCommit.components.seconds)
-                    + Double(statistics.longestCommit.components.attoseconds) / 1e18),
+                value: statistics.longestCommit / .seconds(1)),
             StoreMetric(
                 name: "coordinatord_wal_checkpoints_total", type: "counter",
                 help: "Checkpoints that copied the SQLite log back into the database file, off the writer.",

@@ -177,7 +177,6 @@ private final class HashQueue: @unchecked Sendable {
     var statistics: PasswordPoolStatistics {
         condition.lock()
         defer { condition.unlock() }
-        let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
-        return PasswordPoolStatistics(waiting: waiting, started: started, refused: refused, waitSeconds: seconds)
+        return PasswordPoolStatistics(waiting: waiting, started: started, refused: refused, waitSeconds: waited / .seconds(1))
     }
 }

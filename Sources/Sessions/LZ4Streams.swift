@@ -23,12 +23,12 @@ enum LZ4Streams {
         // `LZ4_createStream` fails only when `malloc` does, where Swift's own allocations trap too.
         let stream = idle.withLock { $0.popLast() } ?? Stream(pointer: LZ4_createStream()!)
         defer {
-            let kept = idle.withLock { streams in
-                guard streams.count < Self.kept else { return false }
+            let returned = idle.withLock { streams in
+                guard streams.count < kept else { return false }
                 streams.append(stream)
                 return true
             }
-            if !kept { LZ4_freeStream(stream.pointer) }
+            if !returned { LZ4_freeStream(stream.pointer) }
         }
         // Without a dictionary: the block depends on nothing compressed before it on this stream.
         LZ4_resetStream_fast(stream.pointer)
