@@ -59,6 +59,8 @@ let package = Package(
 
         // The kernel's name of each thread the server starts (for `top -H` and `perf`).
         .systemLibrary(name: "CThreadName"),
+        // glibc's allocator options (`mallopt`), which Swift's Glibc module does not declare.
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CThreadName"]),
         .systemLibrary(
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "CoordinatorServer",
             dependencies: [
-                "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions",
+                "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -168,7 +170,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
-            name: "CoordinatorServerTests", dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets"]),
+            name: "CoordinatorServerTests",
+            dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets", "CMalloc"]),
         .testTarget(name: "CoordinatorClientTests", dependencies: ["CoordinatorClient", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],

@@ -76,6 +76,7 @@ struct Serve: AppCommand {
     func run(_ app: ServedApp, settings: any ParsableArguments & Sendable) async throws {
         // An app with mistakes in its declarations is refused before anything opens (see NavigationApp+Checks).
         do { try app.navigation.validate() } catch { throw StartupError(description: error.description) }
+        AllocatorTuning.apply()
         let logger = logOptions.bootstrap(label: app.name)
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
