@@ -34,6 +34,7 @@ package final class SQLiteDatabase: Store {
     package var isShared: Bool { false }
     package var location: String { path }
 
+    @discardableResult
     package func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await writer.write(work)
     }

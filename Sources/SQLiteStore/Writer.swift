@@ -44,6 +44,7 @@ package final class Writer: Sendable {
 
     /// Runs `work` on the write connection in the next group commit and returns its result
     /// once that commit is durable.
+    @discardableResult
     package func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in enqueue(work, resuming: continuation) }
     }

@@ -131,7 +131,7 @@ import Testing
 
     @Test func aStartUpFailureSaysWhatToDoInOneLine() async throws {
         let file = ServerProcess.temporaryDatabasePath()
-        FileManager.default.createFile(atPath: file, contents: Data("not a folder".utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data("not a folder".utf8))
         let result = try await OpenAPITests.run(
             ServerProcess.binaryPath, ["serve", "--port", "0", "--database", file + "/inside/db.sqlite"])
         #expect(result.status != 0)
