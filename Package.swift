@@ -72,6 +72,7 @@ let package = Package(
             name: "SQLiteStore",
             dependencies: [
                 "Store", "CSQLite", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "PostgresStore",

@@ -66,6 +66,8 @@ enum MetricsText {
             "Events applied, by where their flow ran: read_only (it only read, off the write path) or writer (in the write).",
         "coordinatord_events_refused_total": "Events refused, by reason.",
         "coordinatord_store_errors_total": "Storage calls that failed, by operation.",
+        "coordinatord_commit_seconds":
+            "Time of the SQLite writer's group commits, from BEGIN to COMMIT's return; the tail is mostly the disk's sync.",
         "coordinatord_sign_in_failures_total": "Sign-ins refused for a wrong e-mail or password.",
         "coordinatord_sweep_batches_total": "Transactions the sweep deleted expired rows in (each at most --sweep-batch-size rows).",
         "coordinatord_sweep_deleted_rows_total": "Expired sessions and old stored answers the sweep deleted.",

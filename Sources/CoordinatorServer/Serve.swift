@@ -79,7 +79,9 @@ struct Serve: AppCommand {
         AllocatorTuning.apply()
         let logger = logOptions.bootstrap(label: app.name)
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var metricsFactory = PrometheusMetricsFactory(registry: registry)
+        metricsFactory.defaultDurationHistogramBuckets = DurationBuckets.standard
+        MetricsSystem.bootstrap(metricsFactory)
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
         let application = try StartupError.explain { try Application(app, self, settings: settings, registry: registry, logger: logger) }

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Store
 
 /// The writer's inbox: callers push from any thread, the writer thread takes batches.
@@ -13,6 +14,9 @@ final class WriteQueue: @unchecked Sendable {
     private var longestCommit: Duration = .zero
     /// A commit that takes longer than this is counted as slow.
     let slowCommit: Duration
+    /// Every commit's time, from `BEGIN` to `COMMIT`'s return: on `/metrics`, the histogram
+    /// `coordinatord_commit_seconds`, whose tail is mostly the disk's sync.
+    private let commitTimes = Metrics.Timer(label: "coordinatord_commit_seconds")
 
     init(slowCommit: Duration = .milliseconds(100)) {
         self.slowCommit = slowCommit
@@ -53,6 +57,7 @@ final class WriteQueue: @unchecked Sendable {
 
     /// Counts a batch of `size` writes committed in `took` (from `BEGIN` to `COMMIT`'s return).
     func recordBatch(size: Int, took: Duration) {
+        commitTimes.record(duration: took)
         condition.lock()
         batches += 1
         writes += size

@@ -22,6 +22,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: server.databasePath))
     }
 
+    /// Answers and commits mostly take under a millisecond: their histograms resolve that
+    /// (swift-prometheus's default buckets start at 5 ms), and every group commit is in its own.
+    @Test func durationHistogramsResolveUnderAMillisecondAndCountEveryCommit() async throws {
+        // The test hooks' manual clock: no sweep writes while the test reads.
+        let server = try await ServerProcess.start(arguments: ["--test-hooks"])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("signUp"))
+        let text = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
+        #expect(text.contains(#"http_request_duration_seconds_bucket{method="POST",route="/v1/sessions",le="0.0001"}"#))
+        #expect(text.contains("# HELP coordinatord_commit_seconds "))
+        #expect(text.contains(#"coordinatord_commit_seconds_bucket{le="0.0005"}"#))
+        // Both from the one scrape.
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        let commits = try #require(value("coordinatord_commits_total"))
+        #expect(commits >= 2)
+        #expect(value("coordinatord_commit_seconds_count") == commits)
+        try await server.stop()
+    }
+
     /// `top -H`, `ps -L` and `perf` name the server's own threads (Foundation's `Thread.name`
     /// alone left them all with the name of the thread that started them).
     @Test func theServersThreadsCarryTheirNamesInTheKernel() async throws {
