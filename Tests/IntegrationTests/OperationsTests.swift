@@ -34,12 +34,9 @@ import Testing
         #expect(text.contains("# HELP coordinatord_commit_seconds "))
         #expect(text.contains(#"coordinatord_commit_seconds_bucket{le="0.0005"}"#))
         // Both from the one scrape.
-        func value(_ name: String) -> Double? {
-            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
-        }
-        let commits = try #require(value("coordinatord_commits_total"))
+        let commits = try #require(ServerProcess.metric("coordinatord_commits_total", in: text))
         #expect(commits >= 2)
-        #expect(value("coordinatord_commit_seconds_count") == commits)
+        #expect(ServerProcess.metric("coordinatord_commit_seconds_count", in: text) == commits)
         try await server.stop()
     }
 

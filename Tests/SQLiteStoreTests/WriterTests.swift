@@ -60,7 +60,7 @@ import Testing
         for (threshold, slow) in [(Duration.zero, 3), (.seconds(3600), 0)] {
             let writer = try Writer(path: path, slowCommit: threshold)
             for index in 0..<3 {
-                _ = try await writer.write { try $0.run("INSERT INTO items (name) VALUES (?1)", [.text("\(index)")]) }
+                try await writer.write { try $0.run("INSERT INTO items (name) VALUES (?1)", [.text("\(index)")]) }
             }
             let statistics = writer.statistics
             #expect(statistics.batches == 3)
@@ -73,7 +73,7 @@ import Testing
     /// The metrics report the writer's slow commits and its longest commit as its statistics hold them.
     @Test func theMetricsReportTheSlowCommitsAndTheLongest() async throws {
         let database = try Self.database()
-        _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('a')") }
+        try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('a')") }
         let statistics = database.writer.statistics
         let metrics = Dictionary(uniqueKeysWithValues: database.metrics().map { ($0.name, $0.value) })
         #expect(metrics["coordinatord_slow_commits_total"] == Double(statistics.slowCommits))

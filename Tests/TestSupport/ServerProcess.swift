@@ -177,7 +177,11 @@ public final class ServerProcess: @unchecked Sendable {  // `reaped` is behind a
 
     /// The value of a metric without labels in `/metrics`, or nil when it is absent.
     public func metric(_ name: String) async throws -> Double? {
-        let text = try await TestHTTP.request(port: port, "GET", "/metrics").text
+        Self.metric(name, in: try await TestHTTP.request(port: port, "GET", "/metrics").text)
+    }
+
+    /// The value of a metric without labels in `text`, a scrape of `/metrics`, or nil when it is absent.
+    public static func metric(_ name: String, in text: String) -> Double? {
         let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
