@@ -15,7 +15,8 @@ commit → other-device latency with --streams open, memory per idle stream, eve
 --journal on and off on both stores, the journal's bytes per event and the deploy check; deploy-check:
 `coordinatord check-deploy` over a tenth of --cold stored sessions, then all, with its peak RSS; peer: beside the Hummingbird
 + GRDB peer); BENCH_CHECKOUT=DIR in the environment
-measures the release build of another checkout, an earlier commit say, with this bench.
+measures the release build of another checkout, an earlier commit say, with this bench;
+BENCH_SERVER_ARGS="--database-pool-size 4" adds arguments to every `serve` the bench starts.
 """
 import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 import live
@@ -120,7 +121,7 @@ class Server:
         self.process = subprocess.Popen(
             [SERVER, "serve", "--port", str(self.port), "--database", database, "--log-level", "error",
              # The load generator is one client that creates many sessions and signs many in at once.
-             "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64", *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64", *os.environ.get("BENCH_SERVER_ARGS", "").split(), *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.process.stdout.readline()
         self.base = f"http://127.0.0.1:{self.port}"
 
