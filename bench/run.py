@@ -18,7 +18,7 @@ commit → other-device latency with --streams open, memory per idle stream, eve
 measures the release build of another checkout, an earlier commit say, with this bench;
 BENCH_SERVER_ARGS="--database-pool-size 4" adds arguments to every `serve` the bench starts.
 """
-import argparse, concurrent.futures, json, os, random, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, concurrent.futures, json, os, random, shlex, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 import live
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,6 +28,8 @@ CHECKOUT = os.environ.get("BENCH_CHECKOUT", ROOT)
 SERVER = os.path.join(CHECKOUT, ".build", "release", "coordinatord")
 CORE = os.path.join(CHECKOUT, ".build", "release", "coordinatord-corebench")
 APP = os.path.join(CHECKOUT, ".build", "release", "coordinatord-appbench")
+# BENCH_SERVER_ARGS="--database-pool-size 4" adds arguments (shell-quoted) to every `serve` the bench starts.
+SERVER_ARGS = shlex.split(os.environ.get("BENCH_SERVER_ARGS", ""))
 # The peer (bench/peer): Hummingbird 2 + GRDB 7, what a Swift team would write instead; `make bench` builds it.
 PEER = os.path.join(ROOT, ".build", "peer", "release", "Peer")
 PASSWORD = "correct horse battery staple"
@@ -121,7 +123,7 @@ class Server:
         self.process = subprocess.Popen(
             [SERVER, "serve", "--port", str(self.port), "--database", database, "--log-level", "error",
              # The load generator is one client that creates many sessions and signs many in at once.
-             "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64", *os.environ.get("BENCH_SERVER_ARGS", "").split(), *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             "--hash-concurrency", "2", "--sessions-per-minute", "0", "--hashes-per-client", "64", *SERVER_ARGS, *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.process.stdout.readline()
         self.base = f"http://127.0.0.1:{self.port}"
 
