@@ -17,17 +17,23 @@ package final class ReaderPool: Sendable {
     /// Runs `work` on a reader connection off the caller's thread.
     package func read<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            submit { connection in continuation.resume(with: Result { try work(connection) }) }
+            submit { connection in
+                let result = Result { try work(connection) }
+                return { continuation.resume(with: result) }
+            }
         }
     }
 
-    /// Runs `body` on a reader's queue with its connection.
-    package func submit(_ body: @escaping @Sendable (SQLiteConnection) -> Void) {
-        let reader = readers.min { $0.queued.load(ordering: .relaxed) < $1.queued.load(ordering: .relaxed) }!
+    /// Runs `body` on a reader's queue with its connection, then what `body` returns (which hands
+    /// the result on) once the reader counts as free again: a caller resumed earlier could send its
+    /// next read before that, find both readers equally busy, and queue it behind a slow read.
+    package func submit(_ body: @escaping @Sendable (SQLiteConnection) -> @Sendable () -> Void) {
+        let reader = readers.min { $0.queued.load(ordering: .acquiring) < $1.queued.load(ordering: .acquiring) }!
         reader.queued.add(1, ordering: .relaxed)
         reader.queue.async {
-            body(reader.connection)
-            reader.queued.subtract(1, ordering: .relaxed)  // counts the running read too
+            let handOn = body(reader.connection)
+            reader.queued.subtract(1, ordering: .releasing)  // counts the running read too
+            handOn()
         }
     }
 }

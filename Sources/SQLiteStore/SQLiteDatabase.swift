@@ -61,14 +61,14 @@ package final class SQLiteDatabase: Store {
                 do {
                     attempt = try ReaderPool.attempt(work, on: connection)
                 } catch {
-                    return continuation.resume(throwing: error)
+                    return { continuation.resume(throwing: error) }
                 }
                 switch attempt {
                 case .completed(let result)?:
                     // Handed from the reader's thread straight to the writer: no hop back in between.
-                    writer.enqueue({ ReadOnlyAttempt.completed(try write(result, $0)) }, resuming: continuation)
-                case .needsWriter?: continuation.resume(returning: .needsWriter)
-                case nil: continuation.resume(returning: nil)
+                    return { writer.enqueue({ ReadOnlyAttempt.completed(try write(result, $0)) }, resuming: continuation) }
+                case .needsWriter?: return { continuation.resume(returning: .needsWriter) }
+                case nil: return { continuation.resume(returning: nil) }
                 }
             }
         }
