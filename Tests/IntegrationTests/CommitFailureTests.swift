@@ -12,9 +12,9 @@ import Testing
         let url = try await Backend.postgresql.newDatabase()
         let cluster = try await TestHTTP.offPool { try PostgresCluster.shared }
         let cutter = try CommitCutter(target: cluster.port)
-        let name = URL(string: url)!.lastPathComponent
         let server = try await ServerProcess.start(
-            databasePath: "postgresql://postgres@127.0.0.1:\(cutter.port)/\(name)", arguments: ["--test-hooks"])
+            databasePath: cluster.url(database: PostgresCluster.databaseName(in: url), through: cutter.port),
+            arguments: ["--test-hooks"])
         return (server, cutter)
     }
 

@@ -126,7 +126,7 @@ import Testing
                 (try? Data(contentsOf: URL(fileURLWithPath: file)))?.range(of: needle) != nil
             }
         case .postgresql:
-            let database = String(path.split(separator: "/").last ?? "")
+            let database = PostgresCluster.databaseName(in: path)
             return try await TestHTTP.offPool {
                 let cluster = try PostgresCluster.shared
                 let tables = try cluster.psql(

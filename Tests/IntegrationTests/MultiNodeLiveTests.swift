@@ -6,8 +6,6 @@ import Testing
 /// of the others (NOTIFY in the commit's transaction), and no version is lost when a node dies or
 /// loses its listening connection.
 @Suite struct MultiNodeLiveTests {
-    static func databaseName(_ url: String) -> String { String(url.split(separator: "/").last ?? "") }
-
     @Test func aCommitOnOneNodeReachesTheStreamsOfAnother() async throws {
         let nodes = try await MultiNodeTests.nodes(2)
         var phone = try await SessionClient.create(port: nodes[0].port)
@@ -46,7 +44,7 @@ import Testing
     /// once the node listens again it catches up with the commit it was never told about.
     @Test func aNodeThatLosesItsListeningConnectionSaysSoAndCatchesUp() async throws {
         let url = try await Backend.postgresql.newDatabase()
-        let database = Self.databaseName(url)
+        let database = PostgresCluster.databaseName(in: url)
         let nodes = try await MultiNodeTests.nodes(2, database: url)
         var phone = try await SessionClient.create(port: nodes[0].port)
         let laptop = try await LiveStreamTests.open(phone, port: nodes[1].port)
@@ -96,7 +94,7 @@ import Testing
     /// reaching the stream however long it lasts; once the stream is gone the sweep deletes it.
     @Test func aStreamOutlivesItsLeaseAndTheSweepDeletesTheLeaseAfterIt() async throws {
         let url = try await Backend.postgresql.newDatabase()
-        let database = Self.databaseName(url)
+        let database = PostgresCluster.databaseName(in: url)
         let nodes = try await MultiNodeTests.nodes(2, database: url, arguments: ["--test-hooks"])
         var phone = try await SessionClient.create(port: nodes[0].port)
         let laptop = try await LiveStreamTests.open(phone, port: nodes[1].port)
@@ -119,7 +117,7 @@ import Testing
     /// request that does not authenticate writes nothing.
     @Test func aRefusedStreamTakesNoLease() async throws {
         let url = try await Backend.postgresql.newDatabase()
-        let database = Self.databaseName(url)
+        let database = PostgresCluster.databaseName(in: url)
         let node = try await ServerProcess.start(databasePath: url)
         let phone = try await SessionClient.create(port: node.port)
         let other = try await SessionClient.create(port: node.port)

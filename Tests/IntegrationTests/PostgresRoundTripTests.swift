@@ -157,7 +157,7 @@ import Testing
             let terminated = try await TestHTTP.offPool {
                 try PostgresCluster.shared.psql(
                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
-                        + "'\(MultiNodeLiveTests.databaseName(url))' AND application_name = 'coordinatord'",
+                        + "'\(PostgresCluster.databaseName(in: url))' AND application_name = 'coordinatord'",
                     database: "postgres")
             }
             #expect((Int(terminated.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 1, "round \(round)")
@@ -166,7 +166,7 @@ import Testing
                 let left = try await TestHTTP.offPool {
                     try PostgresCluster.shared.psql(
                         "SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                            + "'\(MultiNodeLiveTests.databaseName(url))' AND application_name = 'coordinatord'",
+                            + "'\(PostgresCluster.databaseName(in: url))' AND application_name = 'coordinatord'",
                         database: "postgres")
                 }
                 return left.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
