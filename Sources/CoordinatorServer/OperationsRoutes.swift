@@ -63,7 +63,7 @@ enum MetricsText {
         "http_request_duration_seconds": "Time to answer HTTP requests, by method and route.",
         "coordinatord_events_total": "Events applied, or replayed for a repeated Idempotency-Key.",
         "coordinatord_event_flows_total":
-            "Events applied, by where their flow ran: read_only (it only read, off the write path) or writer (in the write).",
+            "Events applied, by where their flow ran: none (it used no connection), read_only (it only read, off the write path) or writer (in the write).",
         "coordinatord_events_refused_total": "Events refused, by reason.",
         "coordinatord_store_errors_total": "Storage calls that failed, by operation.",
         "coordinatord_commit_seconds":

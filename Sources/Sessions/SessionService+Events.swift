@@ -192,14 +192,15 @@ extension SessionService {
         let state: [UInt8]?
     }
 
-    /// Applies the event and commits it. Most events only navigate and read: their flow runs on a
-    /// reader's read-only connection, which sees committed data, and the writer only stores what it
-    /// made, over the version it was made from. A flow that writes (or tries to) runs again on the
+    /// Applies the event and commits it. Most events only navigate: their flow runs here, with a
+    /// connection that refuses every statement (`UnusedConnection`), and the write only stores what
+    /// it made, over the version it was made from (no reader, no transaction but the write's). A
+    /// flow that reads runs again on a reader's read-only connection, which sees committed data,
+    /// and its result is stored the same way. A flow that writes (or tries to) runs again on the
     /// writer, where its model mutations, the snapshot and (for an `Idempotency-Key`) the answer are
     /// stored in one savepoint, with the other sessions the event ended deleted. The answer is
-    /// rendered on the reader, before the commit, where it costs the writer nothing; a flow that
-    /// ran on the writer has it rendered after the commit, off the writer (unless its key's answer
-    /// is stored with it).
+    /// rendered before the write, where it costs the writer nothing; a flow that ran on the writer
+    /// has it rendered after the commit, off the writer (unless its key's answer is stored with it).
     private func commit(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
     ) async throws -> Applied {
@@ -211,9 +212,19 @@ extension SessionService {
             try self.store(ran, of: request, current: current, now: now, connection)
             return ran
         }
-        // Once a run tried to write, the rounds after a preparation go straight to the writer.
-        var needsWriter = false
+        // Once a run tried to read (or write), the rounds after a preparation skip the attempts
+        // that could not serve it.
+        var (needsConnection, needsWriter) = (false, false)
         let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
+            if !needsConnection {
+                let unused = UnusedConnection(dialect: store.dialect)
+                let outcome = Result { try run(unused, prepared, true) }
+                if !unused.wasNeeded {
+                    let ran = try outcome.get()
+                    return try await self.write { try keep(ran, $0) }
+                }
+                needsConnection = true
+            }
             if !needsWriter {
                 let attempt = try await storage("write") {
                     try await store.attemptReadOnly({ try run($0, prepared, true) }, then: keep)
@@ -223,7 +234,8 @@ extension SessionService {
             }
             return try await self.write { try keep(try run($0, prepared, false), $0) }
         }
-        (needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter).increment()
+        (!needsConnection ? Self.flowsWithoutConnection : needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter)
+            .increment()
         let answer =
             ran.answer
             ?? Self.answer(
@@ -239,6 +251,8 @@ extension SessionService {
     private static let flowsOffWriter = Counter(
         label: "coordinatord_event_flows_total", dimensions: [("connection", "read_only")])
     private static let flowsOnWriter = Counter(label: "coordinatord_event_flows_total", dimensions: [("connection", "writer")])
+    private static let flowsWithoutConnection = Counter(
+        label: "coordinatord_event_flows_total", dimensions: [("connection", "none")])
 
     /// What one run of an event's flow made: the tree, the outcome, the snapshot to store, the
     /// token when it rotated, and the answer when it was rendered with the run (see `commit`).

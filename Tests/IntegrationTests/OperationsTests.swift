@@ -178,8 +178,9 @@ import Testing
             #"coordinatord_build_info{version=""#, "coordinatord_database_bytes ", "coordinatord_writer_queue_depth 0",
             "coordinatord_wal_checkpoint_failures_total 0", "coordinatord_wal_pages ",
             "coordinatord_password_queue_wait_seconds_total ",
-            // logIn only navigates; a failed sign-in records the failure, so its flow runs on the writer.
-            #"coordinatord_event_flows_total{connection="read_only"} 1"#,
+            // logIn only navigates, without the database; a failed sign-in records the failure, so
+            // its flow runs on the writer.
+            #"coordinatord_event_flows_total{connection="none"} 1"#,
             #"coordinatord_event_flows_total{connection="writer"} 1"#,
         ] {
             #expect(text.contains(expected), "\(expected)")
