@@ -47,11 +47,14 @@ import Testing
                 return names
             }
         }
-        // The writer thread is occupied: the read does not need it.
-        let deadline = ContinuousClock.now + .seconds(60)  // reached only when the read waits for the writer
-        while !read.raised.load(ordering: .acquiring) && ContinuousClock.now < deadline { await Task.yield() }
-        let readWhileHeld = read.raised.load(ordering: .acquiring)
-        #expect(readWhileHeld)
+        // The writer thread is occupied: the read does not need it (past the deadline only when
+        // the read waits for the writer).
+        do {
+            try await waitUntil("the read to run while the writer is held") { read.raised.load(ordering: .acquiring) }
+        } catch {
+            try await held.release()
+            throw error
+        }
         try await held.release()
         #expect(Self.completed(try await attempt.value("the read-only attempt")) == ["a"])
         #expect(try await database.read { try Self.names($0) } == ["a", "a-copy"])
