@@ -13,9 +13,10 @@ import Synchronization
 /// event. A connection that broke, or that the server closed while it sat idle, is reconnected
 /// before its next use, so the pool recovers by itself once the server is back.
 final class PostgresPool: Sendable {
-    /// A caller's work: runs on a pool slot's queue (nil once the pool is closed) and resumes its
-    /// caller itself.
-    private typealias Job = @Sendable (PooledConnection?) -> Void
+    /// A caller's work: runs on a pool slot's queue (nil once the pool is closed) and returns what
+    /// resumes its caller, which runs once the slot is free again: a caller resumed earlier could
+    /// send its next work before that, find no idle connection, and open another.
+    private typealias Job = @Sendable (PooledConnection?) -> @Sendable () -> Void
 
     private struct State {
         var idle: [PooledConnection] = []
@@ -38,8 +39,9 @@ final class PostgresPool: Sendable {
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             submit { pooled in
-                guard let pooled else { return continuation.resume(throwing: StoreClosed()) }
-                continuation.resume(with: Result { try body(pooled.connection(url: self.url)) })
+                guard let pooled else { return { continuation.resume(throwing: StoreClosed()) } }
+                let result = Result { try body(pooled.connection(url: self.url)) }
+                return { continuation.resume(with: result) }
             }
         }
     }
@@ -57,7 +59,7 @@ final class PostgresPool: Sendable {
             defer { state.waiting.removeAll() }
             return state.waiting
         }
-        for job in waiting { job(nil) }
+        for job in waiting { job(nil)() }
     }
 
     /// Runs `job` on an idle connection (or a new one, below `size`), else queues it.
@@ -75,16 +77,17 @@ final class PostgresPool: Sendable {
         }
         switch outcome {
         case .run(let pooled): pooled.queue.async { self.serve(job, on: pooled) }
-        case .closed: job(nil)
+        case .closed: job(nil)()
         case .queued: break
         }
     }
 
-    /// On `pooled`'s queue: runs `job`, then the waiting work in turn, until none waits.
+    /// On `pooled`'s queue: runs `job`, then the waiting work in turn, until none waits. Each
+    /// caller is resumed once the connection has gone to the next work or back to the idle ones.
     private func serve(_ job: @escaping Job, on pooled: PooledConnection) {
         var next: Job? = job
         while let current = next {
-            current(pooled)
+            let resumeCaller = current(pooled)
             next = state.withLock { state in
                 if state.closed {
                     state.opened -= 1
@@ -94,6 +97,7 @@ final class PostgresPool: Sendable {
                 state.idle.append(pooled)
                 return nil
             }
+            resumeCaller()
         }
     }
 }

@@ -38,9 +38,21 @@ import Testing
             for try await other in group { #expect(other == backend) }
         }
         #expect(order.list.withLock { $0 } == [0, 1, 2, 3])
-        // (A connection goes back to the idle ones just after its last work resumed its caller.)
-        try await waitUntil("the connection is idle") { pool.statistics.inUse == 0 }
+        // A caller is resumed once its connection is idle again.
+        #expect(pool.statistics.inUse == 0)
         #expect(pool.statistics.open == 1 && pool.statistics.waiting == 0)
+    }
+
+    /// Work sent the moment the last was answered finds that work's connection idle: one caller
+    /// in turn never makes the pool open a second connection.
+    @Test func workInTurnUsesOneConnection() async throws {
+        let pool = PostgresPool(url: try await Backend.postgresql.newDatabase(), size: 8)
+        defer { pool.close() }
+        for _ in 0..<200 {
+            _ = try await pool.withConnection { try $0.queryFirst("SELECT 1") { $0.int(0) } }
+            #expect(pool.statistics.inUse == 0)
+        }
+        #expect(pool.statistics.open == 1)
     }
 
     /// Closing fails the work that waits for a connection (`StoreClosed`); the work running then
