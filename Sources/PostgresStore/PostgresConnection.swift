@@ -13,6 +13,9 @@ public final class PostgresConnection: SQLConnection {
     /// Statements prepared on this connection so far: the next one's name. Never reused, so that a
     /// name from before the statements started over names nothing rather than another statement.
     private var preparedSoFar = 0
+    /// The server process at the other end, kept while connected: libpq forgets it once the
+    /// connection breaks, when it is needed (`CommitUnconfirmed`).
+    private var serverProcess: Int32
     /// Inside `transaction` until its first statement: `BEGIN` is still to be sent (with that statement).
     private var beginPending = false
     /// The id of the transaction open now, once `BEGIN` was sent.
@@ -27,7 +30,10 @@ public final class PostgresConnection: SQLConnection {
     /// sent: a statement of the same write may fill the cache of prepared statements, which drops
     /// them all, and a name taken earlier would then be another statement's.
     private var afterCommit: [(sql: String, values: [SQLValue])] = []
-    private enum CommittedWith { case committed, unconfirmed(transaction: Int64, cause: PostgresError) }
+    private enum CommittedWith {
+        case committed
+        case unconfirmed(CommitUnconfirmed.Lookup, serverProcess: Int32, cause: PostgresError)
+    }
     /// How many prepared statements a connection keeps at most.
     static let maxPreparedStatements = 256
     public var dialect: SQLDialect { .postgresql }
@@ -48,6 +54,7 @@ public final class PostgresConnection: SQLConnection {
             throw PostgresError(sqlState: "", message: message)
         }
         self.handle = handle
+        serverProcess = PQbackendPID(handle)
     }
 
     deinit {
@@ -72,6 +79,7 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
+
     /// True while the connection to the server is up, as far as libpq knows.
     public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
@@ -90,8 +98,8 @@ public final class PostgresConnection: SQLConnection {
             if let beginFailure { throw beginFailure }
             switch committedWith {
             case .committed?: return result
-            case .unconfirmed(let transaction, let cause)?:
-                throw CommitUnconfirmed(transaction: transaction, result: result, cause: cause)
+            case .unconfirmed(let lookup, let serverProcess, let cause)?:
+                throw CommitUnconfirmed(lookup: lookup, serverProcess: serverProcess, result: result, cause: cause)
             case nil: break
             }
             guard let transaction = openTransaction else {
@@ -110,7 +118,8 @@ public final class PostgresConnection: SQLConnection {
                     try commitWithFollowers()
                 }
             } catch let error as PostgresError where !isHealthy {
-                throw CommitUnconfirmed(transaction: transaction, result: result, cause: error)
+                throw CommitUnconfirmed(
+                    lookup: .transaction(transaction), serverProcess: serverProcess, result: result, cause: error)
             }
             return result
         } catch {
@@ -119,13 +128,15 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
-    /// The statement and `COMMIT` in one round trip (a pipeline), once the transaction has begun
-    /// with an earlier statement and its id is known: should the connection break before the
-    /// answer, that id tells whether it committed. Otherwise (the statement would begin the
-    /// transaction, and an id lost with the answer would leave its fate unknown) the statement,
+    /// The statement and `COMMIT` in one round trip (a pipeline): once the transaction has begun
+    /// with an earlier statement and its id is known, which tells whether it committed should the
+    /// connection break before the answer; or, when the statement is the transaction's first and
+    /// `check` says how to tell instead, with its `BEGIN` too. Otherwise (the statement would begin
+    /// the transaction, and an id lost with the answer would leave its fate unknown) the statement,
     /// then `COMMIT` as usual. A division by zero (nothing changed) aborts the transaction: the
     /// `COMMIT` after it does nothing, and `transaction` rolls back.
-    public func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool {
+    public func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
+        if beginPending, let check { return try beginAndCommit(sql, values, checkedBy: check) }
         guard let transaction = openTransaction, transaction != 0, !beginPending, committedWith == nil,
             PQtransactionStatus(handle) == PQTRANS_INTRANS
         else {
@@ -143,7 +154,34 @@ public final class PostgresConnection: SQLConnection {
                 && sendAfterCommit(names: names.dropFirst())
         }
         defer { for case let result? in results { PQclear(result) } }
-        if let commit = results[1], PQresultStatus(commit) == PGRES_COMMAND_OK {
+        return try committed(results, statement: 0, sql: sql, lookup: .transaction(transaction))
+    }
+
+    /// `BEGIN`, the statement, `COMMIT` and what follows the commit in one round trip. The
+    /// transaction's id is not asked for: should the answer be lost, `check` tells, once this
+    /// connection's server process has ended.
+    private func beginAndCommit(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck) throws -> Bool {
+        let names = try statementNames([(sql, values)] + afterCommit)
+        beginPending = false
+        openTransaction = 0  // begun, its id unknown: rolled back unless it committed
+        let results = pipeline(queries: 3 + afterCommit.count) {
+            PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+                && sendPrepared(names[0], values.map(Parameter.init))
+                && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
+                && sendAfterCommit(names: names.dropFirst())
+        }
+        defer { for case let result? in results { PQclear(result) } }
+        if isHealthy { try self.check(results[0], sql: "BEGIN") }
+        return try committed(results, statement: 1, sql: sql, lookup: .check(check))
+    }
+
+    /// What a pipeline that sent the statement at `statement`, then `COMMIT`, came to: true if it
+    /// committed (or, the connection broken before the answer, perhaps did: `lookup` then tells
+    /// which), false if the statement changed nothing; throws if either failed.
+    private func committed(
+        _ results: [OpaquePointer?], statement: Int, sql: String, lookup: CommitUnconfirmed.Lookup
+    ) throws -> Bool {
+        if let commit = results[statement + 1], PQresultStatus(commit) == PGRES_COMMAND_OK {
             committedWith = .committed
             return true
         }
@@ -151,17 +189,17 @@ public final class PostgresConnection: SQLConnection {
             // Whether `COMMIT` ran is not known from here: `transaction` throws `CommitUnconfirmed`
             // once the work returns, and the store asks. (Committed means the statement changed its
             // rows: had it not, its division by zero would have aborted the transaction.)
-            committedWith = .unconfirmed(transaction: transaction, cause: connectionError(sql: "COMMIT"))
+            committedWith = .unconfirmed(lookup, serverProcess: serverProcess, cause: connectionError(sql: "COMMIT"))
             return true
         }
         do {
-            try check(results[0], sql: sql)
+            try check(results[statement], sql: sql)
         } catch let error as PostgresError where error.sqlState == Self.divisionByZero {
             return false
         }
         // The statement ran and `COMMIT` failed (a deferred constraint, say): the transaction is over.
         openTransaction = nil
-        try check(results[1], sql: "COMMIT")
+        try check(results[statement + 1], sql: "COMMIT")
         throw PostgresError(sqlState: "", message: "COMMIT answered nothing", sql: "COMMIT")
     }
 
@@ -247,6 +285,7 @@ public final class PostgresConnection: SQLConnection {
     public func reconnect() throws {
         prepared.removeAll()
         PQreset(handle)
+        serverProcess = PQbackendPID(handle)
         guard isHealthy else { throw connectionError(sql: nil) }
     }
 

@@ -10,7 +10,10 @@ import Store
 /// is, for the session service, which applies events to a copy). Reads run outside any
 /// transaction and see what is committed. When the connection breaks during `COMMIT`, the write is
 /// answered as what became of it, which another connection asks (`txid_status`): a `503` that says
-/// nothing changed is never given for a write that committed.
+/// nothing changed is never given for a write that committed, and one that did not commit runs
+/// once more. A write whose first statement ends it (`commitIfChanged` with a `CommitCheck`) is
+/// one round trip: `BEGIN`, the statement and `COMMIT` go together, and its check tells what
+/// became of it once the broken connection's server process has ended.
 package final class PostgresDatabase: Store {
     private let pool: PostgresPool
     package let location: String
@@ -38,9 +41,11 @@ package final class PostgresDatabase: Store {
             do {
                 return try await pool.withConnection { connection in try connection.transaction { try work(connection) } }
             } catch let unconfirmed as CommitUnconfirmed {
-                // Answered only as what it was: done if it committed, failed (nothing kept) if not.
-                guard try await committed(unconfirmed) else { throw unconfirmed.cause }
-                return unconfirmed.result as! T  // what `work` returned
+                // Answered only as what it was: done if it committed; if not, nothing was kept, and
+                // the work runs once more, as when `BEGIN` failed.
+                if try await committed(unconfirmed) { return unconfirmed.result as! T }  // what `work` returned
+                guard attempt < 2 else { throw unconfirmed.cause }
+                continue
             } catch let error as PostgresError where error.isRetryable && attempt < 4 {
                 continue
             } catch is TransactionNotBegun where attempt < 2 {
@@ -52,28 +57,54 @@ package final class PostgresDatabase: Store {
     }
 
     /// Whether the transaction whose `COMMIT` went unanswered committed, asked on another
-    /// connection. While its backend still works on it, asked again a little later (it ends with the
-    /// `COMMIT`, or rolls back once it sees its client gone). Throws the lost `COMMIT`'s error when
-    /// the server cannot say (then it is not known, and the caller hears of a storage failure).
+    /// connection once its server process has ended. Throws the lost `COMMIT`'s error when the
+    /// server cannot say (then it is not known, and the caller hears of a storage failure).
     private func committed(_ unconfirmed: CommitUnconfirmed) async throws -> Bool {
-        let transaction = unconfirmed.transaction
-        for _ in 0..<500 {
-            let status: String?
-            do {
-                status = try await read {
+        let cause = unconfirmed.cause
+        let answer: String?
+        do {
+            guard try await ended(unconfirmed.serverProcess) else { throw cause }
+            switch unconfirmed.lookup {
+            case .transaction(let transaction):
+                answer = try await read {
                     try $0.queryFirst("SELECT txid_status(?1)", [.integer(transaction)]) { $0.optionalString(0) } ?? nil
                 }
-            } catch {
-                throw unconfirmed.cause
+            case .check(let check):
+                answer = try await read {
+                    try $0.queryFirst(check.sql, check.values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+                }.map { $0 == 1 ? "committed" : $0 == 0 ? "aborted" : "unknown" }
             }
-            switch status {
-            case "committed": return true
-            case "aborted": return false
-            case "in progress": try? await Task.sleep(for: .milliseconds(10))
-            default: throw unconfirmed.cause  // an id the server no longer knows
-            }
+        } catch {
+            throw cause
         }
-        throw unconfirmed.cause
+        switch answer {
+        case "committed": return true
+        case "aborted": return false
+        default: throw cause  // an id the server no longer knows, or a check that cannot tell
+        }
+    }
+
+    /// Whether server process `id` has ended, after it was asked to (it lost its client anyway).
+    /// Until it has, it may still run what it was sent, `COMMIT` included; one that never hears
+    /// its client go (a partition) would also hold its transaction's rows until it ended. Waits up
+    /// to about 5 s.
+    private func ended(_ id: Int32) async throws -> Bool {
+        guard id != 0 else { return false }  // not known
+        for _ in 0..<500 {
+            // Only a process of this database and role: the id may have been given to another
+            // process since (then it is waited for, and the answer is not known).
+            let running = try await read {
+                try $0.queryFirst(
+                    """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE pid = ?1 AND datname = current_database() AND usename = current_user
+                    """, [.integer(Int64(id))]
+                ) { _ in true } ?? false
+            }
+            if !running { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     /// A read that failed because its connection broke runs once more on a fresh connection (a

@@ -61,11 +61,21 @@ public struct TransactionNotBegun: DatabaseError {
 }
 
 /// The connection broke during `COMMIT`: the server may have committed before its answer was lost.
-/// `transaction`'s fate is asked on another connection (`txid_status`); `result` is what the work
-/// returned, the answer if it did commit.
+/// Its fate is asked on another connection, the way `lookup` says, once `serverProcess` has ended;
+/// `result` is what the work returned, the answer if it did commit.
 public struct CommitUnconfirmed: Error {
-    /// The transaction's id (`txid_current()`).
-    public let transaction: Int64
+    /// How to find out whether the transaction committed.
+    public enum Lookup: Sendable {
+        /// Its id (`txid_current()`), for `txid_status`.
+        case transaction(Int64)
+        /// Its id was never known (it went in one round trip with `COMMIT`): a query that tells.
+        case check(CommitCheck)
+    }
+
+    public let lookup: Lookup
+    /// The server process that ran the transaction (`PQbackendPID`): once it has ended, the
+    /// transaction has settled, committed or not.
+    public let serverProcess: Int32
     public let result: any Sendable
     /// Why `COMMIT` got no answer.
     public let cause: PostgresError

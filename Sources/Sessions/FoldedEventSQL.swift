@@ -28,13 +28,17 @@ enum FoldedEventSQL {
     /// Stores a new version if the stored one is still `expectedVersion`, with `journal`'s entry
     /// made only then; false (and nothing written) otherwise.
     /// Columns are assigned as in `SessionSQL.update`. With `commit`, it is the last statement of
-    /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip).
+    /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip,
+    /// and with `BEGIN` too when it is the first). It then also stores a random token in the row
+    /// (migration 18), by which a write whose answer was lost is told to have committed or not.
     static func update(
         _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
         now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, answer: Answered? = nil, commit: Bool
     ) throws -> Bool {
         // The values in the order `text(of:)` numbers their parameters.
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
+        let token = Int64.random(in: .min ... .max)
+        if commit { values.append(.integer(token)) }
         if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
         let trimBound = journal.flatMap { JournalSQL.trimBound(after: $0.record, keep: $0.keep) }
         if let journal {
@@ -52,9 +56,17 @@ enum FoldedEventSQL {
             journal: journal != nil, listed: journal?.record.user != nil, trimmed: trimBound != nil,
             answerColumns: answer?.values.count, commit: commit)
         let sql = text(of: shape)
-        if commit { return try connection.commitIfChanged(sql, values) }
+        if commit {
+            return try connection.commitIfChanged(
+                sql, values, checkedBy: CommitCheck(sql: checkSQL, values: [.text(id), .integer(token), .int(expectedVersion)]))
+        }
         return try connection.queryFirst(sql, values) { $0.int(0) } == 1
     }
+
+    /// Whether the write that stored token `?2` over version `?3` committed: 1 when the row holds
+    /// the token (only that write stored it), 0 when the row is still at that version (no write
+    /// over it committed), NULL when another write over it committed since and overwrote the token.
+    static let checkSQL = "SELECT CASE WHEN write_token = ?2 THEN 1 WHEN version = ?3 THEN 0 END FROM sessions WHERE id = ?1"
 
     /// What the statement's text depends on: its parts and its parameters.
     struct Shape: Hashable {
@@ -87,6 +99,7 @@ enum FoldedEventSQL {
             return "?\(count)"
         }
         var assignments = "version = version + 1, snapshot = ?3, last_used_at = ?4, expires_at = ?5"
+        if shape.commit { assignments += ", write_token = \(parameter())" }
         if shape.identity {
             assignments += ", token_hash = \(parameter())"
             assignments += ", user_id = \(parameter())"

@@ -30,7 +30,12 @@ public protocol SQLConnection: AnyObject {
     /// False when n = 0 (a division by zero: PostgreSQL refuses it and aborts the transaction, SQLite
     /// answers NULL): the caller then throws, and nothing of the write commits. Nothing else may run
     /// in the write after it.
-    func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool
+    ///
+    /// With `check`, PostgreSQL sends a write whose first statement this is as one round trip
+    /// (`BEGIN`, `sql`, `COMMIT`); should the answer be lost, `check` tells whether it committed.
+    /// Without it, such a write costs a second round trip: its transaction's id must be known
+    /// before `COMMIT` is sent, so that its fate can be asked.
+    func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool
 
     /// Runs `sql` (a statement of its own, whose rows are not read) once the write this connection
     /// is in has committed, and only if it does: PostgreSQL sends it with `COMMIT`, in the same
@@ -47,8 +52,13 @@ extension SQLConnection {
     }
 
     /// The statement alone; the write commits (or rolls back) after it, as usual.
-    public func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool {
+    public func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
         try queryFirst(sql, values) { !$0.isNull(0) } ?? false
+    }
+
+    /// `commitIfChanged(_:_:checkedBy:)` without a check.
+    public func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool {
+        try commitIfChanged(sql, values, checkedBy: nil)
     }
 
     /// Runs a statement without parameters and returns how many rows it changed.

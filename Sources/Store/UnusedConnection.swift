@@ -22,7 +22,9 @@ package final class UnusedConnection: SQLConnection {
         throw refuse(sql)
     }
 
-    package func commitIfChanged(_ sql: String, _ values: [SQLValue]) throws -> Bool { throw refuse(sql) }
+    package func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
+        throw refuse(sql)
+    }
 
     package func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws { throw refuse(sql) }
 

@@ -4,7 +4,11 @@ import Testing
 
 /// PostgreSQL's connection lost during `COMMIT`: whether the event committed is not known from the
 /// lost answer. The server finds out (on another connection) instead of answering `503` ("nothing
-/// was changed") for an event that did commit.
+/// was changed") for an event that did commit, and runs an event that did not commit once more.
+///
+/// A navigation event (`logIn`, `back`) is one round trip, `BEGIN`, its write and `COMMIT`
+/// together: the server tells by the token its write stored. An event whose flow ran a statement
+/// first (`submit`) knows its transaction's id before `COMMIT`: the server asks `txid_status`.
 @Suite struct CommitFailureTests {
     /// A server on a new database, through a `CommitCutter` in front of the shared cluster; test
     /// hooks on, so no periodic sweep commits anything but the test's events.
@@ -36,16 +40,55 @@ import Testing
         #expect(try await client.send("logIn").status == 200)
     }
 
-    /// PostgreSQL never got the `COMMIT`: `503`, and nothing changed.
-    @Test func anEventWhoseCommitNeverArrivedIs503AndChangesNothing() async throws {
+    /// PostgreSQL never got the `COMMIT`: the event runs once more, and is applied once.
+    @Test func anEventWhoseCommitNeverArrivedRunsAgainAndIsAppliedOnce() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        cutter.arm(.beforeCommit)
+        let answer = try await client.send("back")
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(client.version == 3)
+        var read = client
+        #expect(try await read.refresh().status == 200)
+        #expect(read.version == 3)
+        #expect(read.state as NSDictionary == client.state as NSDictionary)
+    }
+
+    /// PostgreSQL never got the `COMMIT` and never heard the connection end (a partition): its
+    /// transaction would hold the session's row until its process ended. The server ends that
+    /// process, finds the event not committed, and runs it once more: `200`, applied once, and the
+    /// session's next event is not held up by a lock.
+    @Test func anEventCutOffByAPartitionBeforeItsCommitRunsAgain() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        cutter.arm(.beforeCommitUnheard)
+        let answer = try await client.send("back")
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(client.version == 3)
+        var read = client
+        #expect(try await read.refresh().status == 200)
+        #expect(read.version == 3)
+        #expect(try await client.send("logIn").status == 200)
+        #expect(client.version == 4)
+    }
+
+    /// PostgreSQL never got the `COMMIT`, on the event's first connection nor on the one it ran
+    /// again on: `503`, and nothing changed.
+    @Test func anEventWhoseCommitNeverArrivedTwiceIs503AndChangesNothing() async throws {
         let (server, cutter) = try await Self.server()
         defer { cutter.stop() }
         var client = try await SessionClient.create(port: server.port)
         try Journey.expect200(try await client.send("logIn"))
         let before = try await client.get("")
-        cutter.arm(.beforeCommit)
+        cutter.arm(.beforeCommit, times: 2)
         let answer = try await client.send("back")
-        #expect(cutter.cuts == 1)
+        #expect(cutter.cuts == 2)
         #expect(answer.status == 503, "\(answer.text)")
         let read = try await client.get("")
         #expect(read.headers["etag"] == before.headers["etag"])
@@ -76,17 +119,56 @@ import Testing
         #expect(posts.filter { $0["text"] as? String == "Cut after its commit" }.count == 1)
     }
 
-    /// The same, PostgreSQL never got the pipelined `COMMIT`: `503`, and nothing changed (no post).
-    @Test func anEventWhosePipelinedCommitNeverArrivedIs503AndChangesNothing() async throws {
+    /// The same, PostgreSQL never got the pipelined `COMMIT`: the event runs once more, and its
+    /// post is stored once.
+    @Test func anEventWhosePipelinedCommitNeverArrivedRunsAgainAndIsAppliedOnce() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try await Journey.register(&client, email: "again@example.com", displayName: "Again")
+        try Journey.expect200(try await client.send("compose"))
+        let version = client.version
+        cutter.arm(.beforeCommit)
+        let answer = try await client.send("submit", ["text": "Cut once before its commit"])
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(client.version == version + 1)
+        let posts = client.topScreen.props["posts"] as? [[String: Any]] ?? []
+        #expect(posts.filter { $0["text"] as? String == "Cut once before its commit" }.count == 1)
+    }
+
+    /// The same, cut off by a partition: its process, which never hears its client go, is ended,
+    /// and the event runs once more (before, it stayed "in progress" for 5 s, then `503`, and the
+    /// session's row stayed locked).
+    @Test func anEventWhosePipelinedCommitIsCutOffByAPartitionRunsAgain() async throws {
+        let (server, cutter) = try await Self.server()
+        defer { cutter.stop() }
+        var client = try await SessionClient.create(port: server.port)
+        try await Journey.register(&client, email: "partition@example.com", displayName: "Partition")
+        try Journey.expect200(try await client.send("compose"))
+        let version = client.version
+        cutter.arm(.beforeCommitUnheard)
+        let answer = try await client.send("submit", ["text": "Cut off before its commit"])
+        #expect(cutter.cuts == 1)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(client.version == version + 1)
+        let posts = client.topScreen.props["posts"] as? [[String: Any]] ?? []
+        #expect(posts.filter { $0["text"] as? String == "Cut off before its commit" }.count == 1)
+        let next = try await client.send("compose")
+        #expect(next.status == 200, "\(next.text)")
+    }
+
+    /// The same, cut on both connections: `503`, and nothing changed (no post).
+    @Test func anEventWhosePipelinedCommitNeverArrivedTwiceIs503AndChangesNothing() async throws {
         let (server, cutter) = try await Self.server()
         defer { cutter.stop() }
         var client = try await SessionClient.create(port: server.port)
         try await Journey.register(&client, email: "before@example.com", displayName: "Before")
         try Journey.expect200(try await client.send("compose"))
         let before = try await client.get("")
-        cutter.arm(.beforeCommit)
+        cutter.arm(.beforeCommit, times: 2)
         let answer = try await client.send("submit", ["text": "Cut before its commit"])
-        #expect(cutter.cuts == 1)
+        #expect(cutter.cuts == 2)
         #expect(answer.status == 503, "\(answer.text)")
         let read = try await client.get("")
         #expect(read.headers["etag"] == before.headers["etag"])

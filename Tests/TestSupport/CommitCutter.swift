@@ -8,15 +8,18 @@ import Glibc
 /// A TCP proxy in front of PostgreSQL that forwards every byte both ways and, once armed, cuts the
 /// next connection that sends `COMMIT`: what a network failure at the worst moment does. With
 /// `.afterCommit` PostgreSQL gets the `COMMIT` and commits, and its answer is lost; with
-/// `.beforeCommit` it never gets it, and the transaction is rolled back when the connection ends.
+/// `.beforeCommit` it never gets it, and the transaction is rolled back when the connection ends;
+/// with `.beforeCommitUnheard` it never gets it and never hears the connection end (a network
+/// partition): its transaction stays open, holding the rows it wrote, until its process ends.
 public final class CommitCutter: Sendable {
-    public enum Cut: Sendable { case beforeCommit, afterCommit }
+    public enum Cut: Sendable { case beforeCommit, afterCommit, beforeCommitUnheard }
 
     /// The port to give the server instead of PostgreSQL's.
     public let port: UInt16
     private let target: UInt16
     private let listener: Int32
-    private let armed = Mutex<Cut?>(nil)
+    /// How to cut, and how many connections are still to be cut.
+    private let armed = Mutex<(cut: Cut, count: Int)?>(nil)
     private let cutCount = Atomic<Int>(0)
 
     /// `COMMIT` as libpq sends it: a simple query message, `Q`, its length (11), the NUL-ended text.
@@ -33,8 +36,8 @@ public final class CommitCutter: Sendable {
         thread.start()
     }
 
-    /// Cuts the next connection that sends `COMMIT`, the way `cut` says; then forwards as before.
-    public func arm(_ cut: Cut) { armed.withLock { $0 = cut } }
+    /// Cuts the next `times` connections that send `COMMIT`, the way `cut` says; then forwards as before.
+    public func arm(_ cut: Cut, times: Int = 1) { armed.withLock { $0 = (cut, times) } }
 
     /// Connections cut so far.
     public var cuts: Int { cutCount.load(ordering: .acquiring) }
@@ -77,7 +80,7 @@ public final class CommitCutter: Sendable {
             guard count > 0 else { return link.end() }
             let chunk = Array(buffer[..<count])
             let seen = recent + chunk
-            if let found = Self.findCommit(in: seen, endingPast: recent.count), let cut = armed.withLock({ armed in defer { armed = nil }; return armed }) {
+            if let found = Self.findCommit(in: seen, endingPast: recent.count), let cut = takeCut() {
                 // Sent on: what came before the `COMMIT`, and with `.afterCommit` the `COMMIT` too
                 // (in a pipeline, the rest of what was sent with it: its Bind, Execute and Sync).
                 let through = max(0, (cut == .afterCommit ? found.end : found.start) - recent.count)
@@ -86,10 +89,19 @@ public final class CommitCutter: Sendable {
                 link.dropAnswers()
                 cutCount.add(1, ordering: .releasing)
                 guard link.send(Array(chunk[..<through]), to: link.server) else { return link.end() }
-                return link.cut()
+                return link.cut(tellingServer: cut != .beforeCommitUnheard)
             }
             guard link.send(chunk, to: link.server) else { return link.end() }
             recent = Array(seen.suffix(Self.pipelinedCommit.count - 1))
+        }
+    }
+
+    /// The cut to make now, if armed (counted off).
+    private func takeCut() -> Cut? {
+        armed.withLock { armed in
+            guard let (cut, count) = armed else { return nil }
+            armed = count > 1 ? (cut, count - 1) : nil
+            return cut
         }
     }
 
@@ -160,13 +172,13 @@ private final class Link: Sendable {
         return true
     }
 
-    /// The client loses its connection now; PostgreSQL sees the end of its input after what was
-    /// forwarded (a FIN, never a reset: it still reads and runs what it got), and its answers are
-    /// dropped until it closes its side.
-    func cut() {
+    /// The client loses its connection now; PostgreSQL's answers are dropped until it closes its
+    /// side. With `tellingServer`, it sees the end of its input after what was forwarded (a FIN,
+    /// never a reset: it still reads and runs what it got); without, it waits for more.
+    func cut(tellingServer: Bool) {
         dropAnswers()
         shutdown(client, Int32(SHUT_RDWR))
-        shutdown(server, Int32(SHUT_WR))
+        if tellingServer { shutdown(server, Int32(SHUT_WR)) }
     }
 
     /// From now on, what PostgreSQL says is read and dropped, never forwarded.
