@@ -259,7 +259,7 @@ public final class PostgresConnection: SQLConnection {
         do {
             openTransaction = try begin()
         } catch let error as PostgresError where error.isStorageFailure {
-            beginFailure = TransactionNotBegun(cause: error)
+            beginFailure = TransactionNotBegun(cause: error, serverProcess: serverProcess)
             throw beginFailure!
         } catch {
             openTransaction = 0  // `BEGIN` may have run without its id: roll it back
@@ -368,7 +368,7 @@ public final class PostgresConnection: SQLConnection {
             if let result = results[2] { PQclear(result) }
             // No `COMMIT` was sent: nothing of this transaction can have committed.
             openTransaction = nil
-            beginFailure = TransactionNotBegun(cause: error)
+            beginFailure = TransactionNotBegun(cause: error, serverProcess: serverProcess)
             throw beginFailure!
         } catch {
             if let result = results[2] { PQclear(result) }

@@ -48,9 +48,10 @@ package final class PostgresDatabase: Store {
                 continue
             } catch let error as PostgresError where error.isRetryable && attempt < 4 {
                 continue
-            } catch is TransactionNotBegun where attempt < 2 {
-                // The connection broke before the transaction did anything (the server restarted,
-                // say): once more, on a fresh connection.
+            } catch let notBegun as TransactionNotBegun where attempt < 2 {
+                // The connection broke before `COMMIT` was sent (the server restarted, say): once
+                // more, on a fresh connection, once what the first try may have locked is free.
+                _ = try? await ended(notBegun.serverProcess)
                 continue
             }
         }

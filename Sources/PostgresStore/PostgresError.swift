@@ -47,11 +47,14 @@ public struct PostgresError: DatabaseError, Equatable {
     }
 }
 
-/// The connection broke at `BEGIN`, before the transaction did anything: the same work may run
-/// again on another connection.
+/// The connection broke at `BEGIN` or the transaction's first statement, before `COMMIT` was
+/// sent: nothing committed, and the same work may run again on another connection.
 public struct TransactionNotBegun: DatabaseError {
     /// Why `BEGIN` failed.
     public let cause: PostgresError
+    /// The server process that ran it: one that never heard its client go (a partition) may hold
+    /// what the first statement locked, which the work run again would wait for.
+    public let serverProcess: Int32
 
     public var message: String { cause.message }
     public var isUniqueViolation: Bool { false }
