@@ -7,7 +7,8 @@ start on 1,000,000 stored sessions, the memory footprint of 100,000 resident ses
 core (apply one event and render a ten-screen session, no HTTP), and the shipped app's navigation
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
 asserted. Then the same navigation load on PostgreSQL, with one node and with three nodes on one
-database, beside pgbench's simple-update rate on the same cluster. Then live streams (bench/live.py):
+database, and one node under issue 25's load (signed-out sessions toggling logIn/back, flows that
+read nothing), beside pgbench's simple-update rate on the same cluster. Then live streams (bench/live.py):
 commit → other-device latency with --streams open, memory per idle stream, events/s with streams
 ÷ without. Options: --sessions N --seconds S --cold N --resident N --streams N --idle-streams N;
 --only navigation|cold|eviction|postgresql|peer|journal|deploy-check|live runs one section
@@ -348,6 +349,18 @@ def navigation(server, work, name, options, nodes=()):
     return {"closed": closed, "open": spread(half), "rate": half}
 
 
+def toggling(server, work, options):
+    """The load of issue 25's first table: signed-out sessions, each toggling `logIn`/`back`
+    (flows that read nothing: on PostgreSQL one round trip an event), closed loop."""
+    sessions = os.path.join(work, "sessions-toggle.txt")
+    with open(sessions, "w") as file:
+        for _ in range(options.sessions):
+            client = Client(server.base)
+            file.write(f"{client.state['id']} {client.token} {client.state['top']} {client.top_name()}\n")
+    return loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, 0, 0,
+                   server_pid=server.process.pid)
+
+
 def postgresql(work, options):
     """SQLite and PostgreSQL (one node, three nodes) under the same navigation load, and pgbench."""
     results = {}
@@ -360,6 +373,9 @@ def postgresql(work, options):
         results["notify"] = cluster.notify_cost(options.seconds, options.connections)
         server = Server(cluster.database("nav1"))
         results["one"] = navigation(server, work, "one", options)
+        server.stop()
+        server = Server(cluster.database("toggle1"))
+        results["toggle"] = toggling(server, work, options)
         server.stop()
         url = cluster.database("nav3")
         nodes = [Server(url) for _ in range(3)]
@@ -388,6 +404,12 @@ def print_postgresql(r, options):
           f"(average latency {r['pgbench']['latency_ms']:.2f} ms)")
     print(f"PostgreSQL one node events/s ÷ pgbench simple-update tps: "
           f"{r['one']['closed']['rps'] / max(1, r['pgbench']['tps']):.2f} (target ≥ 1.0)")
+    toggle = r.get("toggle")
+    if toggle:
+        # Issue 25's own load: every event a durable navigation event whose flow reads nothing.
+        print(f"PostgreSQL one node, signed-out sessions toggling logIn/back (flows that read nothing): "
+              f"{toggle['rps']:,.0f} events/s, p50 {toggle['p50_ms']:.2f} ms, p99 {toggle['p99_ms']:.2f} ms, "
+              f"CPU µs/event {cpu(toggle)}, non-2xx {toggle['non2xx']}; ÷ pgbench {toggle['rps'] / max(1, r['pgbench']['tps']):.2f}")
     notify = r.get("notify")
     if notify:
         mean = lambda values: sum(values) / len(values)

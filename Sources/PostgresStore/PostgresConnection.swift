@@ -14,8 +14,9 @@ public final class PostgresConnection: SQLConnection {
     /// name from before the statements started over names nothing rather than another statement.
     private var preparedSoFar = 0
     /// The server process at the other end, kept while connected: libpq forgets it once the
-    /// connection breaks, when it is needed (`CommitUnconfirmed`).
-    private var serverProcess: Int32
+    /// connection breaks, when it is needed (`CommitUnconfirmed`). 0 when not known: behind a
+    /// pooler (PgBouncer, say) the process libpq names is not the one that runs the statements.
+    private var serverProcess: Int32 = 0
     /// Inside `transaction` until its first statement: `BEGIN` is still to be sent (with that statement).
     private var beginPending = false
     /// The id of the transaction open now, once `BEGIN` was sent.
@@ -54,7 +55,7 @@ public final class PostgresConnection: SQLConnection {
             throw PostgresError(sqlState: "", message: message)
         }
         self.handle = handle
-        serverProcess = PQbackendPID(handle)
+        serverProcess = try knownServerProcess()
     }
 
     deinit {
@@ -79,6 +80,13 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
+    /// The server process libpq names (`PQbackendPID`) if it is the one that runs this
+    /// connection's statements, else 0. One round trip, once per connection.
+    private func knownServerProcess() throws -> Int32 {
+        let named = PQbackendPID(handle)
+        let running = try queryFirst("SELECT pg_backend_pid()", []) { $0.int64(0) }
+        return running == Int64(named) ? named : 0
+    }
 
     /// True while the connection to the server is up, as far as libpq knows.
     public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
@@ -136,7 +144,8 @@ public final class PostgresConnection: SQLConnection {
     /// then `COMMIT` as usual. A division by zero (nothing changed) aborts the transaction: the
     /// `COMMIT` after it does nothing, and `transaction` rolls back.
     public func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
-        if beginPending, let check { return try beginAndCommit(sql, values, checkedBy: check) }
+        // Its fate is told by its server process ending, then `check`: only when that process is known.
+        if beginPending, let check, serverProcess != 0 { return try beginAndCommit(sql, values, checkedBy: check) }
         guard let transaction = openTransaction, transaction != 0, !beginPending, committedWith == nil,
             PQtransactionStatus(handle) == PQTRANS_INTRANS
         else {
@@ -285,8 +294,8 @@ public final class PostgresConnection: SQLConnection {
     public func reconnect() throws {
         prepared.removeAll()
         PQreset(handle)
-        serverProcess = PQbackendPID(handle)
         guard isHealthy else { throw connectionError(sql: nil) }
+        serverProcess = try knownServerProcess()
     }
 
     /// The server's host, port and database, for logs.

@@ -62,26 +62,35 @@ package final class PostgresDatabase: Store {
     /// server cannot say (then it is not known, and the caller hears of a storage failure).
     private func committed(_ unconfirmed: CommitUnconfirmed) async throws -> Bool {
         let cause = unconfirmed.cause
-        let answer: String?
         do {
-            guard try await ended(unconfirmed.serverProcess) else { throw cause }
+            // Behind a pooler the process is not known (0): only `txid_status` can tell, which
+            // also says when the transaction is still in progress.
+            var settled = false
+            if unconfirmed.serverProcess != 0 { settled = try await ended(unconfirmed.serverProcess) }
             switch unconfirmed.lookup {
             case .transaction(let transaction):
-                answer = try await read {
-                    try $0.queryFirst("SELECT txid_status(?1)", [.integer(transaction)]) { $0.optionalString(0) } ?? nil
+                for _ in 0..<500 {
+                    let status = try await read {
+                        try $0.queryFirst("SELECT txid_status(?1)", [.integer(transaction)]) { $0.optionalString(0) } ?? nil
+                    }
+                    switch status {
+                    case "committed": return true
+                    case "aborted": return false
+                    case "in progress" where !settled: try? await Task.sleep(for: .milliseconds(10))
+                    default: throw cause  // an id the server no longer knows
+                    }
                 }
+                throw cause
             case .check(let check):
-                answer = try await read {
-                    try $0.queryFirst(check.sql, check.values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
-                }.map { $0 == 1 ? "committed" : $0 == 0 ? "aborted" : "unknown" }
+                guard settled else { throw cause }
+                switch try await read({ try $0.queryFirst(check.sql, check.values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil }) {
+                case 1: return true
+                case 0: return false
+                default: throw cause  // another write over it committed since
+                }
             }
         } catch {
             throw cause
-        }
-        switch answer {
-        case "committed": return true
-        case "aborted": return false
-        default: throw cause  // an id the server no longer knows, or a check that cannot tell
         }
     }
 
@@ -90,7 +99,6 @@ package final class PostgresDatabase: Store {
     /// its client go (a partition) would also hold its transaction's rows until it ended. Waits up
     /// to about 5 s.
     private func ended(_ id: Int32) async throws -> Bool {
-        guard id != 0 else { return false }  // not known
         for _ in 0..<500 {
             // Only a process of this database and role: the id may have been given to another
             // process since (then it is waited for, and the answer is not known).

@@ -17,6 +17,7 @@ public final class CommitCutter: Sendable {
     /// The port to give the server instead of PostgreSQL's.
     public let port: UInt16
     private let target: UInt16
+    private let hidesServerProcess: Bool
     private let listener: Int32
     /// How to cut, and how many connections are still to be cut.
     private let armed = Mutex<(cut: Cut, count: Int)?>(nil)
@@ -28,9 +29,12 @@ public final class CommitCutter: Sendable {
     /// message, `P`, its length (14), the unnamed statement, the NUL-ended text, no parameter types.
     private static let pipelinedCommit: [UInt8] = [UInt8(ascii: "P"), 0, 0, 0, 14, 0] + Array("COMMIT".utf8) + [0, 0, 0]
 
-    /// Listens on a free port of 127.0.0.1 and forwards to `target` there.
-    public init(target: UInt16) throws {
+    /// Listens on a free port of 127.0.0.1 and forwards to `target` there. With
+    /// `hidesServerProcess`, it tells the client another server process than the one that runs its
+    /// statements, as a pooler such as PgBouncer does.
+    public init(target: UInt16, hidesServerProcess: Bool = false) throws {
         self.target = target
+        self.hidesServerProcess = hidesServerProcess
         (listener, port) = try FreePort.listen(backlog: 64)
         let thread = Thread { [self] in acceptConnections() }
         thread.start()
@@ -58,7 +62,7 @@ public final class CommitCutter: Sendable {
                 close(client)
                 continue
             }
-            let link = Link(client: client, server: server)
+            let link = Link(client: client, server: server, hidesServerProcess: hidesServerProcess)
             Thread { [self] in
                 forwardQueries(link)
                 link.finished()
@@ -143,22 +147,40 @@ private final class Link: Sendable {
     /// Once cut, what PostgreSQL still says is read and dropped, never forwarded.
     private let isCut = Atomic<Bool>(false)
     private let finishedThreads = Atomic<Int>(0)
+    private let hidesServerProcess: Bool
 
-    init(client: Int32, server: Int32) {
+    init(client: Int32, server: Int32, hidesServerProcess: Bool) {
         self.client = client
         self.server = server
+        self.hidesServerProcess = hidesServerProcess
     }
 
     /// PostgreSQL to client, until either side ends.
     func forwardAnswers() {
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var disguised = !hidesServerProcess
         while true {
             let count = recv(server, &buffer, buffer.count, 0)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return end() }
             if isCut.load(ordering: .acquiring) { continue }
-            guard send(Array(buffer[..<count]), to: client) else { return end() }
+            var chunk = Array(buffer[..<count])
+            if !disguised { disguised = Self.disguiseServerProcess(in: &chunk) }
+            guard send(chunk, to: client) else { return end() }
         }
+    }
+
+    /// Changes the process id of the BackendKeyData message (`K`, length 12, process id, secret
+    /// key) in `bytes`, which PostgreSQL sends once, right after the login; true once done. (It
+    /// comes in the login's first answer: a test proxy need not look across reads.)
+    private static func disguiseServerProcess(in bytes: inout [UInt8]) -> Bool {
+        let header: [UInt8] = [UInt8(ascii: "K"), 0, 0, 0, 12]
+        guard bytes.count >= 13 else { return false }
+        for start in 0...(bytes.count - 13) where bytes[start..<start + 5].elementsEqual(header) {
+            bytes[start + 5] ^= 0x40  // another process id, of no process of this server
+            return true
+        }
+        return false
     }
 
     func send(_ bytes: [UInt8], to socket: Int32) -> Bool {
