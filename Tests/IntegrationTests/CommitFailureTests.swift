@@ -22,30 +22,17 @@ import Testing
         return (server, cutter)
     }
 
-    /// PostgreSQL committed, its answer was lost: the event is answered `200`, as stored.
-    @Test func anEventWhoseCommitAnswerIsLostIs200WhenItCommitted() async throws {
-        let (server, cutter) = try await Self.server()
-        defer { cutter.stop() }
-        var client = try await SessionClient.create(port: server.port)
-        try Journey.expect200(try await client.send("logIn"))
-        cutter.arm(.afterCommit)
-        let answer = try await client.send("back")
-        #expect(cutter.cuts == 1)
-        #expect(answer.status == 200, "\(answer.text)")
-        #expect(client.version == 3)
-        var read = client
-        #expect(try await read.refresh().status == 200)
-        #expect(read.version == 3)
-        #expect(read.state as NSDictionary == client.state as NSDictionary)
-        #expect(try await client.send("logIn").status == 200)
-    }
-
-    /// PostgreSQL never got the `COMMIT`: the event runs once more, and is applied once. Also when
-    /// PostgreSQL never heard the connection end (a partition), so that its transaction would hold
-    /// the session's row until its process ended: the server ends that process first (without it,
-    /// 5 s of "in progress", then `503`, and the session's next event waited on the lock).
-    @Test(arguments: [CommitCutter.Cut.beforeCommit, .beforeCommitUnheard])
-    func anEventWhoseCommitNeverArrivedRunsAgainAndIsAppliedOnce(cut: CommitCutter.Cut) async throws {
+    /// The connection cut at the event's `COMMIT`, each way `cut` says: the event is answered
+    /// `200`, applied once.
+    /// - `.afterCommit`: PostgreSQL committed and its answer was lost; the server finds the write's
+    ///   token in the row.
+    /// - `.beforeCommit`: PostgreSQL never got the `COMMIT`; the event runs once more.
+    /// - `.beforeCommitUnheard`: the same, and PostgreSQL never heard the connection end (a
+    ///   partition), so its transaction would hold the session's row until its process ended: the
+    ///   server ends that process first (without it, 5 s of "in progress", then `503`, and the
+    ///   session's next event waited on the lock).
+    @Test(arguments: [CommitCutter.Cut.afterCommit, .beforeCommit, .beforeCommitUnheard])
+    func anEventCutAtItsCommitIs200AndAppliedOnce(cut: CommitCutter.Cut) async throws {
         let (server, cutter) = try await Self.server()
         defer { cutter.stop() }
         var client = try await SessionClient.create(port: server.port)
@@ -105,17 +92,18 @@ import Testing
     }
 
     /// An event whose flow ran a statement first (`submit` stores the post) sends its `COMMIT` with
-    /// its last statement, in one round trip. Its answer lost after PostgreSQL committed: `200`, as
-    /// stored (the transaction's id came with its first statement, so the server can ask).
-    @Test func anEventWhosePipelinedCommitAnswerIsLostIs200WhenItCommitted() async throws {
+    /// its last statement, in one round trip; its transaction's id came with its first statement,
+    /// so the server asks `txid_status`. Cut each way: `200`, and its post is stored once.
+    @Test(arguments: [CommitCutter.Cut.afterCommit, .beforeCommit, .beforeCommitUnheard])
+    func anEventWhosePipelinedCommitIsCutIs200AndAppliedOnce(cut: CommitCutter.Cut) async throws {
         let (server, cutter) = try await Self.server()
         defer { cutter.stop() }
         var client = try await SessionClient.create(port: server.port)
-        try await Journey.register(&client, email: "after@example.com", displayName: "After")
+        try await Journey.register(&client, email: "cut@example.com", displayName: "Cut")
         try Journey.expect200(try await client.send("compose"))
         let version = client.version
-        cutter.arm(.afterCommit)
-        let answer = try await client.send("submit", ["text": "Cut after its commit"])
+        cutter.arm(cut)
+        let answer = try await client.send("submit", ["text": "Cut at its commit"])
         #expect(cutter.cuts == 1)
         #expect(answer.status == 200, "\(answer.text)")
         #expect(client.version == version + 1)
@@ -124,26 +112,7 @@ import Testing
         #expect(read.version == version + 1)
         #expect(read.state as NSDictionary == client.state as NSDictionary)
         let posts = client.topScreen.props["posts"] as? [[String: Any]] ?? []
-        #expect(posts.filter { $0["text"] as? String == "Cut after its commit" }.count == 1)
-    }
-
-    /// The same, PostgreSQL never got the pipelined `COMMIT` (or never heard the connection end):
-    /// the event runs once more, and its post is stored once.
-    @Test(arguments: [CommitCutter.Cut.beforeCommit, .beforeCommitUnheard])
-    func anEventWhosePipelinedCommitNeverArrivedRunsAgainAndIsAppliedOnce(cut: CommitCutter.Cut) async throws {
-        let (server, cutter) = try await Self.server()
-        defer { cutter.stop() }
-        var client = try await SessionClient.create(port: server.port)
-        try await Journey.register(&client, email: "again@example.com", displayName: "Again")
-        try Journey.expect200(try await client.send("compose"))
-        let version = client.version
-        cutter.arm(cut)
-        let answer = try await client.send("submit", ["text": "Cut once before its commit"])
-        #expect(cutter.cuts == 1)
-        #expect(answer.status == 200, "\(answer.text)")
-        #expect(client.version == version + 1)
-        let posts = client.topScreen.props["posts"] as? [[String: Any]] ?? []
-        #expect(posts.filter { $0["text"] as? String == "Cut once before its commit" }.count == 1)
+        #expect(posts.filter { $0["text"] as? String == "Cut at its commit" }.count == 1)
         let next = try await client.send("compose")
         #expect(next.status == 200, "\(next.text)")
     }
