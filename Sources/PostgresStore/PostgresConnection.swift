@@ -259,6 +259,9 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
+    /// The transaction's id, for `txid_status` should its `COMMIT` go unanswered.
+    private static let transactionIDSQL = "SELECT txid_current()"
+
     /// SQLSTATE division_by_zero: how a `commitIfChanged` statement says it changed nothing.
     private static let divisionByZero = "22012"
 
@@ -340,9 +343,13 @@ public final class PostgresConnection: SQLConnection {
     /// Prepares `sql` on first use, runs it with `values` bound, and returns its checked result
     /// (the caller clears it). The transaction's first statement carries its `BEGIN`.
     private func perform(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer {
-        let name = try statementName(sql, values)
         let parameters = values.map(Parameter.init)
-        if beginPending { return try performBeginning(name, sql, parameters) }
+        if beginPending {
+            // `txid_current()` prepared too: sent unnamed, PostgreSQL planned it for every write.
+            let names = try statementNames([(Self.transactionIDSQL, []), (sql, values)])
+            return try performBeginning(names[1], sql, parameters, transactionID: names[0])
+        }
+        let name = try statementName(sql, values)
         let result = execPrepared(name, parameters)
         do {
             try check(result, sql: sql)
@@ -356,21 +363,23 @@ public final class PostgresConnection: SQLConnection {
     /// `BEGIN`, the transaction's id and its first statement in one round trip (libpq's pipeline
     /// mode: three queries, one sync). Nothing commits without a later `COMMIT`, so a connection that
     /// breaks here leaves nothing behind: `TransactionNotBegun`, which the store may run again.
-    private func performBeginning(_ name: String, _ sql: String, _ parameters: [Parameter]) throws -> OpaquePointer {
+    private func performBeginning(
+        _ name: String, _ sql: String, _ parameters: [Parameter], transactionID: String
+    ) throws -> OpaquePointer {
         beginPending = false
         let results = pipeline(queries: 3) {
             PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
-                && PQsendQueryParams(handle, "SELECT txid_current()", 0, nil, nil, nil, nil, 0) == 1
+                && sendPrepared(transactionID, [])
                 && sendPrepared(name, parameters)
         }
         defer { for case let result? in results.dropLast() { PQclear(result) } }
         do {
             try check(results[0], sql: "BEGIN")
-            try check(results[1], sql: "SELECT txid_current()")
-            guard let text = PQgetvalue(results[1], 0, 0), let id = Int64(String(cString: text)) else {
+            try check(results[1], sql: Self.transactionIDSQL)
+            guard let ids = results[1], PQntuples(ids) == 1, PQgetisnull(ids, 0, 0) == 0 else {
                 throw PostgresError(sqlState: "", message: "BEGIN answered no transaction id", sql: sql)
             }
-            openTransaction = id
+            openTransaction = PostgresRowReader(result: ids, row: 0).int64(0)
             try check(results[2], sql: sql)
             return results[2]!
         } catch let error as PostgresError where !isHealthy {
