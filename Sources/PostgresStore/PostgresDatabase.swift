@@ -63,10 +63,9 @@ package final class PostgresDatabase: Store {
     private func committed(_ unconfirmed: CommitUnconfirmed) async throws -> Bool {
         let cause = unconfirmed.cause
         do {
-            // Behind a pooler the process is not known (0): only `txid_status` can tell, which
-            // also says when the transaction is still in progress.
-            var settled = false
-            if unconfirmed.serverProcess != 0 { settled = try await ended(unconfirmed.serverProcess) }
+            // Behind a pooler the process is not known: only `txid_status` can tell, which also
+            // says when the transaction is still in progress.
+            let settled = try await ended(unconfirmed.serverProcess)
             switch unconfirmed.lookup {
             case .transaction(let transaction):
                 for _ in 0..<500 {
@@ -97,8 +96,9 @@ package final class PostgresDatabase: Store {
     /// Whether server process `id` has ended, after it was asked to (it lost its client anyway).
     /// Until it has, it may still run what it was sent, `COMMIT` included; one that never hears
     /// its client go (a partition) would also hold its transaction's rows until it ended. Waits up
-    /// to about 5 s.
+    /// to about 5 s. False at once for 0, a process not known (behind a pooler).
     private func ended(_ id: Int32) async throws -> Bool {
+        guard id != 0 else { return false }
         for _ in 0..<500 {
             // Only a process of this database and role: the id may have been given to another
             // process since (then it is waited for, and the answer is not known).

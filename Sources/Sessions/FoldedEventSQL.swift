@@ -37,8 +37,9 @@ enum FoldedEventSQL {
     ) throws -> Bool {
         // The values in the order `text(of:)` numbers their parameters.
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
-        let token = Int64.random(in: .min ... .max)
-        if commit { values.append(.integer(token)) }
+        // Only a write that commits here stores a token (a syscall's worth of randomness).
+        let token = commit ? Int64.random(in: .min ... .max) : nil
+        if let token { values.append(.integer(token)) }
         if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
         let trimBound = journal.flatMap { JournalSQL.trimBound(after: $0.record, keep: $0.keep) }
         if let journal {
@@ -56,7 +57,7 @@ enum FoldedEventSQL {
             journal: journal != nil, listed: journal?.record.user != nil, trimmed: trimBound != nil,
             answerColumns: answer?.values.count, commit: commit)
         let sql = text(of: shape)
-        if commit {
+        if let token {
             return try connection.commitIfChanged(
                 sql, values, checkedBy: CommitCheck(sql: checkSQL, values: [.text(id), .integer(token), .int(expectedVersion)]))
         }
