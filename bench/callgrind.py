@@ -8,7 +8,7 @@ of `make bench`), and prints the instructions per event with the top inclusive c
 The profile is kept in `--out` for `callgrind_annotate` (pipe it through `swift demangle`).
 Valgrind runs the server's threads one at a time, so an event's instructions, not its time, are
 the figure. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
-[--server-arguments "--journal off"] [--postgresql] [--streams]
+[--server-arguments "--journal off"] [--postgresql] [--streams] [--toggle]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,6 +24,8 @@ def main():
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--server-arguments", default="", help="more arguments of `serve`, e.g. \"--journal off\"")
     parser.add_argument("--postgresql", action="store_true", help="serve from a PostgreSQL cluster started here")
+    parser.add_argument("--toggle", action="store_true",
+                        help="drive issue 25's load instead: signed-out sessions toggling logIn/back")
     parser.add_argument("--streams", action="store_true",
                         help="open a live stream on each driven session, so that every event is pushed")
     options = parser.parse_args()
@@ -50,7 +52,14 @@ def main():
     try:
         process.stdout.readline()
         sessions = os.path.join(work, "sessions.txt")
-        post_id, user_id = run.prepare_sessions(f"http://127.0.0.1:{port}", options.sessions, sessions)
+        if options.toggle:
+            post_id, user_id = 0, 0
+            with open(sessions, "w") as file:
+                for _ in range(options.sessions):
+                    client = run.Client(f"http://127.0.0.1:{port}")
+                    file.write(f"{client.state['id']} {client.token} {client.state['top']} {client.top_name()}\n")
+        else:
+            post_id, user_id = run.prepare_sessions(f"http://127.0.0.1:{port}", options.sessions, sessions)
         streams = None
         if options.streams:
             lines = [line.split() for line in open(sessions).read().splitlines()]

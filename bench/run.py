@@ -491,6 +491,7 @@ def sqlite_navigation(server, work, options):
     stop.set(); churn.join()
     results["signins"] = len(signins)
     results["commits"] = commit_metrics(server.base)
+    results["toggle"] = toggling(server, work, options)
     return results
 
 
@@ -746,8 +747,25 @@ def navigation_rows(r, options):
         ("navigation max ms", f"{nav['max_ms']:.2f}", f"{r['baseline']['max_ms']:.2f}", "", ""),
         *thread_rows(nav, r["navigation_open"]),
         ("navigation non-2xx (all runs)", f"{nav['non2xx'] + churn['non2xx'] + r['navigation_open']['non2xx']}", "", "", "0"),
+        *toggle_rows(r, options),
         (f"navigation p99 ms while signing in ({r['signins']} sign-in cycles)", f"{churn['p99_ms']:.2f}", "", "", "≤ 5"),
         ("  events/s while signing in", f"{churn['rps']:,.0f}", "", "", ""),
+    ]
+
+
+def toggle_rows(r, options):
+    """Issue 25's own load (its first table): signed-out sessions toggling `logIn`/`back`, every
+    request a durable navigation event whose flow reads nothing, beside the C baseline."""
+    toggle, base = r.get("toggle"), r["baseline"]
+    if not toggle: return []
+    return [
+        (f"toggle logIn/back events/s (signed out, {options.connections} conns)", f"{toggle['rps']:,.0f}",
+         f"{base['rps']:,.0f}", f"{toggle['rps'] / base['rps']:.2f}", "≥ 0.25"),
+        ("  toggle CPU µs per event, user + sys", cpu(toggle), cpu(base), f"{cpu_total(toggle) / cpu_total(base):.1f}×", "≤ 3×"),
+        ("  toggle p50 / p99 ms", f"{toggle['p50_ms']:.2f} / {toggle['p99_ms']:.2f}", "", "", ""),
+        *[(f"  toggle CPU µs / context switches per event, {name}", f"{c[0]:.0f} / {c[1] + c[2]:.2f}", "", "", "")
+          for name, c in sorted(toggle.get("threads", {}).items(), key=lambda item: -item[1][0]) if c[0] >= 1],
+        ("  toggle non-2xx", f"{toggle['non2xx']}", "", "", "0"),
     ]
 
 
