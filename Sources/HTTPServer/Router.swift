@@ -112,15 +112,17 @@ public struct Router: HTTPResponder {
         path.utf8.split(separator: UInt8(ascii: "/")).map(Substring.init)
     }
 
+    /// The path parameters when `parts` match `segments`. Literals are all compared before any
+    /// parameter is kept: a path tried against routes that differ only after a parameter
+    /// (`/v1/sessions/{id}/…`) made and dropped a dictionary per route tried.
     private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
+        for (segment, part) in zip(segments, parts) {
+            if case .literal(let literal) = segment, literal != part { return nil }
+        }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal) where literal == part: continue
-            case .literal: return nil
-            case .parameter(let name): parameters[name] = String(part)
-            }
+            if case .parameter(let name) = segment { parameters[name] = String(part) }
         }
         return parameters
     }

@@ -82,12 +82,12 @@ extension SessionService {
         guard let key = request.idempotencyKey, let token = request.token else {
             return (
                 try await withSession(id: request.sessionID, token: request.token, forEvent: true) {
-                    try await apply(request, to: $0)
+                    try await apply(request, to: $0, tokenHash: $1)
                 }, false
             )
         }
         do {
-            return try await withSession(id: request.sessionID, token: token, forEvent: true) { session in
+            return try await withSession(id: request.sessionID, token: token, forEvent: true) { session, tokenHash in
                 // The key is claimed before its stored answer is looked for: a request with this key
                 // that finished stored its answer before it let go of the key, so one read finds it.
                 // A claim that fails means another request holds the key: still running, or
@@ -102,7 +102,7 @@ extension SessionService {
                 if let replay = try await storedAnswer(request, key: key, token: token, rotatedOnly: false) {
                     return (replay, true)
                 }
-                return (try await apply(request, to: session), false)
+                return (try await apply(request, to: session, tokenHash: tokenHash), false)
             }
         } catch SessionError.unauthorized {
             // The token is not current. It may still replay the very request that rotated it
@@ -124,13 +124,16 @@ extension SessionService {
         }
     }
 
-    private func apply(_ request: EventRequest, to session: ResidentSession) async throws -> StoredAnswer {
+    /// - Parameter tokenHash: the hash of `request.token`, which authenticated `session`.
+    private func apply(_ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]) async throws
+        -> StoredAnswer
+    {
         try await session.lock.withLock {
             let current = session.current
             if current.retired { throw ResidentCopyOutdated() }
             // An event that got the lock first may have rotated the token (a sign-in, a sign-out):
             // this request lost that race, and its dead token reaches neither the new state nor it.
-            guard let token = request.token, Tokens.constantTimeEquals(current.tokenHash, Tokens.sha256(token)) else {
+            guard Tokens.constantTimeEquals(current.tokenHash, tokenHash) else {
                 throw SessionError.unauthorized
             }
             let now = now()

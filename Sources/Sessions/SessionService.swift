@@ -106,13 +106,24 @@ package final class SessionService: Sendable {
     package func withSession<T>(id: String, token: String?, forEvent: Bool = false, _ body: (ResidentSession) async throws -> T)
         async throws -> T
     {
-        let session = try await authenticate(id: id, token: token, forEvent: forEvent)
-        defer { session.release() }
-        return try await body(session)
+        try await withSession(id: id, token: token, forEvent: forEvent) { session, _ in try await body(session) }
     }
 
-    /// The live session `id` that `token` authenticates, pinned (the caller must `release` it).
-    private func authenticate(id: String, token: String?, forEvent: Bool) async throws -> ResidentSession {
+    /// `withSession`, handing `body` the token's hash too: an event checks it again under the
+    /// session's lock, and hashing it once more cost a SHA-256 per event.
+    func withSession<T>(
+        id: String, token: String?, forEvent: Bool, _ body: (ResidentSession, _ tokenHash: [UInt8]) async throws -> T
+    ) async throws -> T {
+        let (session, tokenHash) = try await authenticate(id: id, token: token, forEvent: forEvent)
+        defer { session.release() }
+        return try await body(session, tokenHash)
+    }
+
+    /// The live session `id` that `token` authenticates, pinned (the caller must `release` it),
+    /// and the token's hash.
+    private func authenticate(id: String, token: String?, forEvent: Bool) async throws
+        -> (ResidentSession, tokenHash: [UInt8])
+    {
         guard let token, !token.isEmpty else { throw SessionError.unauthorized }
         let tokenHash = Tokens.sha256(token)
         if let session = try await load(id, tokenHash: tokenHash, forEvent: forEvent) {
@@ -120,7 +131,7 @@ package final class SessionService: Sendable {
                 session.release()
                 throw SessionError.unauthorized
             }
-            return session
+            return (session, tokenHash)
         }
         // Not this session's token: another session's (404) or nobody's (401)? On a shared store
         // only the store knows.
