@@ -41,8 +41,19 @@ extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
         // Most names differ in length, which answers at once (a native string knows its UTF-8 count).
         guard utf8.count == other.utf8.count else { return false }
-        return utf8.elementsEqual(other.utf8) { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(left | 0x20))
+        // Over the contiguous bytes: `utf8.elementsEqual` stepped through two index views, about
+        // 5,000 instructions per event over the lookups of one request (callgrind).
+        var (left, right) = (self, other)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                for index in 0..<left.count where left[index] != right[index] {
+                    let folded = left[index] | 0x20
+                    guard folded == right[index] | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else {
+                        return false
+                    }
+                }
+                return true
+            }
         }
     }
 }

@@ -7,6 +7,10 @@ import Testing
         var router = Router()
         router.get("/v1/items/{id}") { request in .json(["id": request.pathParameters["id"] ?? ""]) }
         router.post("/v1/items/{id}/events") { _ in .json(["posted": true]) }
+        router.get("/v1/items/{id}/tree") { request in .json(["tree": request.pathParameters["id"] ?? ""]) }
+        router.get("/v1/{kind}/{id}/history") { request in
+            .json(["history": (request.pathParameters["kind"] ?? "") + "/" + (request.pathParameters["id"] ?? "")])
+        }
         return router
     }()
 
@@ -23,6 +27,13 @@ import Testing
         #expect(await body("GET", "/v1/items/e\u{301}x") == "200 {\"id\":\"e\u{301}x\"}")
         #expect(await body("GET", "/v1/items/\u{301}") == "200 {\"id\":\"\u{301}\"}")
         #expect(await body("POST", "/v1/items/7/events") == #"200 {"posted":true}"#)
+    }
+
+    @Test func routesThatDifferAfterAParameterEachGetTheirOwnParameters() async {
+        #expect(await body("GET", "/v1/items/5/tree") == #"200 {"tree":"5"}"#)
+        #expect(await body("GET", "/v1/items/5/history") == #"200 {"history":"items/5"}"#)
+        #expect(await body("POST", "/v1/items/5/events") == #"200 {"posted":true}"#)
+        #expect(await body("GET", "/v1/items/5/other").hasPrefix("404 "))
     }
 
     @Test func unknownPathsAndMethodsAreRefused() async {
