@@ -54,10 +54,7 @@ def main():
         sessions = os.path.join(work, "sessions.txt")
         if options.toggle:
             post_id, user_id = 0, 0
-            with open(sessions, "w") as file:
-                for _ in range(options.sessions):
-                    client = run.Client(f"http://127.0.0.1:{port}")
-                    file.write(f"{client.state['id']} {client.token} {client.state['top']} {client.top_name()}\n")
+            run.signed_out_sessions(f"http://127.0.0.1:{port}", options.sessions, sessions)
         else:
             post_id, user_id = run.prepare_sessions(f"http://127.0.0.1:{port}", options.sessions, sessions)
         streams = None

@@ -349,15 +349,21 @@ def navigation(server, work, name, options, nodes=()):
     return {"closed": closed, "open": spread(half), "rate": half}
 
 
+def signed_out_sessions(base, count, path):
+    """Creates `count` sessions through `base`, left signed out on their first screen, and lists
+    them in `path` for the load generator (id, token, top screen id and name, a line each)."""
+    with open(path, "w") as file:
+        for _ in range(count):
+            client = Client(base)
+            file.write(f"{client.state['id']} {client.token} {client.state['top']} {client.top_name()}\n")
+
+
 def toggling(server, work, options, open_loop=False):
     """The load of issue 25's first table: signed-out sessions, each toggling `logIn`/`back`
     (flows that read nothing: on PostgreSQL one round trip an event), closed loop; with
     `open_loop`, then at half the rate reached (under `"open"`, with its group commits)."""
     sessions = os.path.join(work, "sessions-toggle.txt")
-    with open(sessions, "w") as file:
-        for _ in range(options.sessions):
-            client = Client(server.base)
-            file.write(f"{client.state['id']} {client.token} {client.state['top']} {client.top_name()}\n")
+    signed_out_sessions(server.base, options.sessions, sessions)
     closed = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, 0, 0,
                      server_pid=server.process.pid)
     if open_loop:
