@@ -20,6 +20,10 @@ struct EventCase {
         /// The name as Swift code spells it (backquoted where it is a keyword).
         let code: String
         let type: TypeSyntax
+
+        /// The name as an argument label in a call: any keyword but `inout`, `var` and `let` is a
+        /// label as it stands there, and the compiler warns about backquotes it does not need.
+        var label: String { ["inout", "var", "let"].contains(name) ? code : name }
     }
 
     /// The event's wire name: the case name.

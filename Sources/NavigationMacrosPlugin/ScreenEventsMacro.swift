@@ -70,9 +70,9 @@ public enum ScreenEventsMacro: MemberMacro, ExtensionMacro {
                 + "payload: { (output: \(output)) -> \(type)? in "
                 + "if case .\(event.code)(let payload) = output { payload } else { nil } })"
         case .fields(let fields):
-            let arguments = fields.map { "\($0.code): payload.\($0.code)" }.joined(separator: ", ")
+            let arguments = fields.map { "\($0.label): payload.\($0.code)" }.joined(separator: ", ")
             let bindings = fields.indices.map { "let value\($0)" }.joined(separator: ", ")
-            let values = fields.enumerated().map { "\($1.code): value\($0)" }.joined(separator: ", ")
+            let values = fields.enumerated().map { "\($1.label): value\($0)" }.joined(separator: ", ")
             return "\(call)(\(name), { (payload: \(event.payloadStruct)) -> \(output) in "
                 + "\(output).\(event.code)(\(arguments)) }, "
                 + "payload: { (output: \(output)) -> \(event.payloadStruct)? in "

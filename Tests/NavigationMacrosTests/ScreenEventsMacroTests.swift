@@ -110,10 +110,10 @@ import Testing
                     /// Every event of this output, named after its case, in declaration order.
                     static let events: [Navigation.OutputEvent<Output>] = [
                         Navigation.OutputEvent<Output>.event("default", { (payload: DefaultPayload) -> Output in
-                                Output.`default`(`in`: payload.`in`, value: payload.value)
+                                Output.`default`(in: payload.`in`, value: payload.value)
                             }, payload: { (output: Output) -> DefaultPayload? in
                                 if case .`default`(let value0, let value1) = output {
-                                    DefaultPayload(`in`: value0, value: value1)
+                                    DefaultPayload(in: value0, value: value1)
                                 } else {
                                     nil
                                 }
