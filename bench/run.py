@@ -2,7 +2,8 @@
 """`make bench`: coordinatord against a C baseline on libmicrohttpd, over localhost, one table.
 
 Runs: the baseline (with our load generator and wrk), the navigation load (1,000 signed-in
-sessions, 32 keep-alive connections), the same while another client signs in and out, a cold
+sessions, 32 keep-alive connections), the same while another client signs in and out, issue 25's
+load (signed-out sessions toggling logIn/back; closed loop, then open loop at half its rate), a cold
 start on 1,000,000 stored sessions, the memory footprint of 100,000 resident sessions, and the
 core (apply one event and render a ten-screen session, no HTTP), and the shipped app's navigation
 event in-process (its flow with SQL reads, snapshot, UPDATE, render) on an in-memory database. Numbers are printed, never
