@@ -68,18 +68,19 @@ package final class PostgresDatabase: Store {
             let settled = try await ended(unconfirmed.serverProcess)
             switch unconfirmed.lookup {
             case .transaction(let transaction):
-                for _ in 0..<500 {
-                    let status = try await read {
+                let outcome = try await polled { () async throws -> Bool? in
+                    let status = try await self.read {
                         try $0.queryFirst("SELECT txid_status(?1)", [.integer(transaction)]) { $0.optionalString(0) } ?? nil
                     }
                     switch status {
                     case "committed": return true
                     case "aborted": return false
-                    case "in progress" where !settled: try? await Task.sleep(for: .milliseconds(10))
+                    case "in progress" where !settled: return nil
                     default: throw cause  // an id the server no longer knows
                     }
                 }
-                throw cause
+                guard let outcome else { throw cause }
+                return outcome
             case .check(let check):
                 guard settled else { throw cause }
                 switch try await read({ try $0.queryFirst(check.sql, check.values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil }) {
@@ -99,10 +100,10 @@ package final class PostgresDatabase: Store {
     /// to about 5 s. False at once for 0, a process not known (behind a pooler).
     private func ended(_ id: Int32) async throws -> Bool {
         guard id != 0 else { return false }
-        for _ in 0..<500 {
+        return try await polled { () async throws -> Bool? in
             // Only a process of this database and role: the id may have been given to another
             // process since (then it is waited for, and the answer is not known).
-            let running = try await read {
+            let running = try await self.read {
                 try $0.queryFirst(
                     """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -110,10 +111,18 @@ package final class PostgresDatabase: Store {
                     """, [.integer(Int64(id))]
                 ) { _ in true } ?? false
             }
-            if !running { return true }
+            return running ? nil : true
+        } ?? false
+    }
+
+    /// The first answer `attempt` gives (nil: not yet), asking every 10 ms for about 5 s; nil
+    /// when it never answered. How a lost answer's fate is waited for.
+    private func polled<T>(_ attempt: () async throws -> T?) async throws -> T? {
+        for _ in 0..<500 {
+            if let answer = try await attempt() { return answer }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return nil
     }
 
     /// A read that failed because its connection broke runs once more on a fresh connection (a
