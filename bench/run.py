@@ -368,13 +368,20 @@ def toggling(server, work, options, open_loop=False):
     closed = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, 0, 0,
                      server_pid=server.process.pid)
     if open_loop:
-        half = max(1, int(closed["rps"] / 2))
-        commits_before = commit_metrics(server.base)
-        closed["open"] = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, 0, 0,
-                                 server_pid=server.process.pid, rate=half)
-        closed["open"]["rate"] = half
-        closed["open"]["commits"] = commit_quantiles(commits_before, commit_metrics(server.base), options.seconds)
+        closed["open"] = open_loop_at_half(server, options, closed, sessions, 0, 0)
     return closed
+
+
+def open_loop_at_half(server, options, closed, sessions, post_id, user_id):
+    """The navigate load on SQLite's `server` at half the rate its `closed` run reached, open loop:
+    the run, its `"rate"`, and the group commits it made (`"commits"`)."""
+    half = max(1, int(closed["rps"] / 2))
+    commits_before = commit_metrics(server.base)
+    run = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, post_id, user_id,
+                  server_pid=server.process.pid, rate=half)
+    run["rate"] = half
+    run["commits"] = commit_quantiles(commits_before, commit_metrics(server.base), options.seconds)
+    return run
 
 
 def postgresql(work, options):
@@ -493,12 +500,7 @@ def sqlite_navigation(server, work, options):
     results["signed_in_kib"] = (server.rss_kib() - rss_before) / options.sessions
     results["navigation"] = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, post_id,
                                     user_id, server_pid=server.process.pid)
-    half = max(1, int(results["navigation"]["rps"] / 2))
-    commits_before = commit_metrics(server.base)
-    results["navigation_open"] = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions,
-                                         post_id, user_id, server_pid=server.process.pid, rate=half)
-    results["navigation_open"]["rate"] = half
-    results["navigation_open"]["commits"] = commit_quantiles(commits_before, commit_metrics(server.base), options.seconds)
+    results["navigation_open"] = open_loop_at_half(server, options, results["navigation"], sessions, post_id, user_id)
     stop, signins = threading.Event(), []
     churn = threading.Thread(target=sign_in_churn, args=(server.base, stop, signins))
     churn.start()
