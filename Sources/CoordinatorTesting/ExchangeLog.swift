@@ -29,7 +29,7 @@ enum ExchangeLog {
     }
 
     private static func create(_ file: String) -> FileHandle? {
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         return FileHandle(forWritingAtPath: file)
     }
 }

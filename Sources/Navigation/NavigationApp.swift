@@ -15,6 +15,8 @@ public struct NavigationApp: Sendable {
     public let limits: NavigationLimits
     let makeRoot: @Sendable (Platform) -> any Coordinator
     let userExists: UserCheck?
+    /// The table of the app's users, when the platform checks them (instead of `userExists`).
+    package let userTable: UserTable?
     /// The app's link patterns (`Route`); none unless it declares them.
     public let links: Links
     /// The mistakes in the app's declarations, one sentence each; empty for a well-defined app.
@@ -26,17 +28,22 @@ public struct NavigationApp: Sendable {
     ///   - coordinators: every coordinator type, so that snapshots can name them.
     ///   - limits: how large one session's tree may grow.
     ///   - userExists: checks the signed-in user against the app's store before each event.
+    ///   - userTable: the table of the app's users, checked with each event's write instead.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator);
     ///     its `start` picks the first flow from the session (signed in or not, platform).
     package init(
         displayName: String? = nil, screens: [ScreenDefinition], coordinators: [any Coordinator.Type],
-        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, links: Links = Links(),
-        root: @escaping @Sendable (Platform) -> any Coordinator
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, userTable: UserTable? = nil,
+        links: Links = Links(), root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
         var problems = Self.problems(screens: screens, coordinators: coordinators) + Self.linkProblems(links, screens: screens)
         if let displayName, !ScreenDefinition.isSaid(displayName) {
             problems.insert("the app's display name is empty; leave it out or name the app", at: 0)
         }
+        if userExists != nil, userTable != nil {
+            problems.append("the app declares both userExists and userTable; the signed-in user is checked one way")
+        }
+        problems += userTable?.problems ?? []
         self.problems = problems
         self.displayName = displayName
         self.links = links
@@ -44,6 +51,7 @@ public struct NavigationApp: Sendable {
         self.registry = CoordinatorRegistry(coordinators)
         self.limits = limits
         self.userExists = userExists
+        self.userTable = userTable
         self.makeRoot = root
     }
 
@@ -55,17 +63,20 @@ public struct NavigationApp: Sendable {
     ///     not listed here fails that flow; two types with one `typeName` are a `problem`.
     ///   - limits: how large one session's tree may grow.
     ///   - userExists: checks the signed-in user against the app's store before each event.
+    ///   - userTable: the table of the app's users, when a user exists exactly while their row does:
+    ///     the platform checks it with each event's write, which costs no read (see `UserTable`).
+    ///     Declare this or `userExists`, not both.
     ///   - links: the app's link patterns (`Links(AppRoute.self)`): links open the app at a screen.
     ///   - root: the root coordinator for a new session (Khanlou's app coordinator).
     public init(
         displayName: String? = nil, screens: [any ScreenType.Type], coordinators: [any Coordinator.Type],
-        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, links: Links = Links(),
-        root: @escaping @Sendable (Platform) -> any Coordinator
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, userTable: UserTable? = nil,
+        links: Links = Links(), root: @escaping @Sendable (Platform) -> any Coordinator
     ) {
         func definition<S: ScreenType>(_ screen: S.Type) -> ScreenDefinition { S.definition }
         self.init(
             displayName: displayName, screens: screens.map { definition($0) }, coordinators: coordinators, limits: limits,
-            userExists: userExists, links: links, root: root)
+            userExists: userExists, userTable: userTable, links: links, root: root)
     }
 
     /// A new session's tree: the root coordinator started for `platform` and `user`, then `link`
@@ -107,13 +118,13 @@ public struct NavigationApp: Sendable {
     /// Applies `event` to `tree`. On any error (a rejection, or an error thrown by a coordinator
     /// or its environment) `tree` is left exactly as it was. If the signed-in user no longer
     /// exists (`userExists`), the event is not applied: the session starts over signed out.
+    /// (A `userTable` is checked by the host, which calls `startOverSignedOut` for a user gone.)
     @discardableResult
     public func apply(_ event: IncomingEvent, to tree: inout NavigationTree, environment: Environment) throws
         -> EventOutcome
     {
         if let user = tree.user, let userExists, try !userExists(user, environment) {
-            tree = try start(platform: tree.platform, continuing: tree, environment: environment)
-            return EventOutcome(credentialsRotated: true, endedSessionsOfUsers: [])
+            return try startOverSignedOut(&tree, environment: environment)
         }
         guard let top = tree.top, event.screen == top.id else {
             throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
@@ -149,6 +160,13 @@ public struct NavigationApp: Sendable {
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
             deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers)
+    }
+
+    /// What an event of a session whose user no longer exists does instead of its own flow: the
+    /// session starts over signed out, with new credentials.
+    package func startOverSignedOut(_ tree: inout NavigationTree, environment: Environment) throws -> EventOutcome {
+        tree = try start(platform: tree.platform, continuing: tree, environment: environment)
+        return EventOutcome(credentialsRotated: true, endedSessionsOfUsers: [])
     }
 
     /// The events the top screen accepts now: its declared ones, then the system events that apply.

@@ -24,6 +24,7 @@ public enum SampleApp {
             AppCoordinator.self, AuthCoordinator.self, RegistrationCoordinator.self, TabletRegistrationCoordinator.self,
             MainCoordinator.self, HomeCoordinator.self, ProfileCoordinator.self, SettingsCoordinator.self,
         ],
-        userExists: { user, environment in try environment.require(AppModels.self).users.find(id: user.id) != nil },
+        // A user exists while their row does: checked with each event's write, at no read's cost.
+        userTable: UserTable("users"),
         links: Links(AppRoute.self), root: { _ in AppCoordinator() })
 }

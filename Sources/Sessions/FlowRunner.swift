@@ -43,16 +43,29 @@ package struct FlowRunner: Sendable {
 
     /// One run of `event`'s flow on `connection`, with the app's models bound to it: `tree`
     /// changes only when the run succeeds. Also returns the snapshot to store, and its JSON.
+    ///
+    /// An app's `UserTable` is checked on `connection` before the flow, unless `userCheckInWrite`:
+    /// then the run skips it, and names in `userToConfirm` the user whose row the write must find
+    /// (`UserTable.existsSQL`) for the run to stand. A write that does not find it runs the event
+    /// again, with the check first.
     package func apply(
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
-        _ info: RequestInfo, session: String
-    ) throws -> (outcome: EventOutcome, snapshot: [UInt8], json: [UInt8]) {
+        _ info: RequestInfo, session: String, userCheckInWrite: Bool = false
+    ) throws -> (outcome: EventOutcome, snapshot: [UInt8], json: [UInt8], userToConfirm: Int64?) {
         var working = tree
         let environment = self.environment(connection, prepared, info, session: session)
-        let outcome = try app.apply(event, to: &working, environment: environment)
+        let outcome: EventOutcome
+        if let table = app.userTable, let user = tree.user, !userCheckInWrite,
+            try connection.queryFirst(table.existsSQL, [.integer(user.id)], { _ in true }) == nil
+        {
+            outcome = try app.startOverSignedOut(&working, environment: environment)
+        } else {
+            outcome = try app.apply(event, to: &working, environment: environment)
+        }
         let json = try snapshotJSON(working)
+        let userToConfirm = userCheckInWrite && app.userTable != nil ? tree.user?.id : nil
         tree = working
-        return (outcome, StoredSnapshot.pack(json), json)
+        return (outcome, StoredSnapshot.pack(json), json, userToConfirm)
     }
 
     /// The snapshot of `tree` as stored, refused (`422`) when its JSON is past the session's byte limit.

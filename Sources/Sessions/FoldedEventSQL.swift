@@ -1,3 +1,4 @@
+import Navigation
 import Store
 import Synchronization
 
@@ -31,9 +32,12 @@ enum FoldedEventSQL {
     /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip,
     /// and with `BEGIN` too when it is the first). It then also stores a random token in the row
     /// (migration 18), by which a write whose answer was lost is told to have committed or not.
+    /// With `confirming`, the update also needs the user's row in the app's table: false when
+    /// either is missing (they are not told apart).
     static func update(
         _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
-        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, answer: Answered? = nil, commit: Bool
+        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, answer: Answered? = nil, commit: Bool,
+        confirming: (table: UserTable, user: Int64)? = nil
     ) throws -> Bool {
         // The values in the order `text(of:)` numbers their parameters.
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
@@ -41,6 +45,7 @@ enum FoldedEventSQL {
         let token = commit ? Int64.random(in: .min ... .max) : nil
         if let token { values.append(.integer(token)) }
         if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
+        if let confirming { values.append(.integer(confirming.user)) }
         let trimBound = journal.flatMap { JournalSQL.trimBound(after: $0.record, keep: $0.keep) }
         if let journal {
             let record = journal.record
@@ -55,7 +60,7 @@ enum FoldedEventSQL {
         let shape = Shape(
             identity: identity != nil, newExpiryHour: expiresAt / 3600 != previousExpiresAt / 3600,
             journal: journal != nil, listed: journal?.record.user != nil, trimmed: trimBound != nil,
-            answerColumns: answer?.values.count, commit: commit)
+            answerColumns: answer?.values.count, commit: commit, userTable: confirming?.table)
         let sql = text(of: shape)
         if let token {
             return try connection.commitIfChanged(
@@ -78,6 +83,8 @@ enum FoldedEventSQL {
         let trimmed: Bool
         let answerColumns: Int?
         let commit: Bool
+        /// The app's table the signed-in user's row must be in (`UserTable`), when it is checked here.
+        let userTable: UserTable?
     }
 
     /// The text of each shape, made once: built per event, it cost about a tenth of the event's
@@ -118,7 +125,11 @@ enum FoldedEventSQL {
             assignments += ", previous_journal_head = journal_head, journal_head = nextval('session_journal_id_seq')"
             returned += ", journal_head, previous_journal_head"
         }
-        parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE id = ?1 AND version = ?2 RETURNING \(returned))")
+        var condition = "id = ?1 AND version = ?2"
+        if let table = shape.userTable {
+            condition += " AND EXISTS (SELECT 1 FROM \(table.name) WHERE \(table.idColumn) = \(parameter()))"
+        }
+        parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE \(condition) RETURNING \(returned))")
         if shape.journal {
             let user = parameter()
             parts.append(

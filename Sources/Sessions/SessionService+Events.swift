@@ -33,6 +33,10 @@ package struct EventRequest: Sendable {
     }
 }
 
+/// The write of an event run without its `UserTable` check did not find the user (on PostgreSQL:
+/// or found the version moved), or the run failed: run it again with the check first.
+struct UserUnconfirmed: Error {}
+
 /// The resident copy of a session is out of date (its stored version moved on, or it was
 /// retired while this request waited): load it again and start over.
 struct ResidentCopyOutdated: Error {}
@@ -204,12 +208,25 @@ extension SessionService {
     /// stored in one savepoint, with the other sessions the event ended deleted. The answer is
     /// rendered before the write, where it costs the writer nothing; a flow that ran on the writer
     /// has it rendered after the commit, off the writer (unless its key's answer is stored with it).
+    ///
+    /// An app's `UserTable` is checked with the write (`FlowRunner.apply`), so that the check costs
+    /// no read of its own: a flow that reads nothing runs without a connection even for a signed-in
+    /// session. A run that fails, or whose write does not find the user, runs again with the
+    /// check first (`UserUnconfirmed`): a user gone starts the session over signed out, as
+    /// before, and a refusal is judged as the user it is for.
     private func commit(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
     ) async throws -> Applied {
         let run = {
-            @Sendable (connection: any SQLConnection, prepared: PreparedWork, onReader: Bool) throws -> FlowRun in
-            try self.runFlow(request, current: current, now: now, connection, prepared, renderAnswer: onReader)
+            @Sendable (connection: any SQLConnection, prepared: PreparedWork, onReader: Bool, userCheckInWrite: Bool) throws
+                -> FlowRun in
+            do {
+                return try self.runFlow(
+                    request, current: current, now: now, connection, prepared, renderAnswer: onReader,
+                    userCheckInWrite: userCheckInWrite)
+            } catch let error where userCheckInWrite && !(error is PasswordWorkNeeded || error is PreparationNeeded) {
+                throw UserUnconfirmed()
+            }
         }
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
             try self.store(ran, of: request, current: current, now: now, connection)
@@ -218,10 +235,12 @@ extension SessionService {
         // Once a run tried to read (or write), the rounds after a preparation skip the attempts
         // that could not serve it.
         var (needsConnection, needsWriter) = (false, false)
-        let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
+        var userCheckInWrite = app.userTable != nil && current.tree.user != nil
+        func attempt(_ prepared: PreparedWork) async throws -> FlowRun {
+            let inWrite = userCheckInWrite
             if !needsConnection {
                 let unused = UnusedConnection(dialect: store.dialect)
-                let outcome = Result { try run(unused, prepared, true) }
+                let outcome = Result { try run(unused, prepared, true, inWrite) }
                 if !unused.wasNeeded {
                     let ran = try outcome.get()
                     return try await self.write { try keep(ran, $0) }
@@ -230,12 +249,22 @@ extension SessionService {
             }
             if !needsWriter {
                 let attempt = try await storage("write") {
-                    try await store.attemptReadOnly({ try run($0, prepared, true) }, then: keep)
+                    try await store.attemptReadOnly({ try run($0, prepared, true, inWrite) }, then: keep)
                 }
                 if case .completed(let ran)? = attempt { return ran }
                 needsWriter = true
             }
-            return try await self.write { try keep(try run($0, prepared, false), $0) }
+            return try await self.write { try keep(try run($0, prepared, false, inWrite), $0) }
+        }
+        let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
+            if userCheckInWrite {
+                do {
+                    return try await attempt(prepared)
+                } catch is UserUnconfirmed {
+                    (userCheckInWrite, needsConnection) = (false, true)
+                }
+            }
+            return try await attempt(prepared)
         }
         (!needsConnection ? Self.flowsWithoutConnection : needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter)
             .increment()
@@ -268,18 +297,21 @@ extension SessionService {
         let newToken: String?
         let tokenHash: [UInt8]
         let answer: StoredAnswer?
+        /// The user whose row the write must find (`FlowRunner.apply`'s `userToConfirm`).
+        let userToConfirm: Int64?
     }
 
     /// Runs the event's flow on `connection`, with models bound to it; renders the answer when
     /// `renderAnswer` or the answer is to be stored for its `Idempotency-Key`.
     private func runFlow(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, _ connection: any SQLConnection,
-        _ prepared: PreparedWork, renderAnswer: Bool
+        _ prepared: PreparedWork, renderAnswer: Bool, userCheckInWrite: Bool
     ) throws -> FlowRun {
         var tree = current.tree
         let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
-        let (outcome, snapshot, json) = try flows.apply(
-            request.event, to: &tree, on: connection, prepared, info, session: request.sessionID)
+        let (outcome, snapshot, json, userToConfirm) = try flows.apply(
+            request.event, to: &tree, on: connection, prepared, info, session: request.sessionID,
+            userCheckInWrite: userCheckInWrite)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
         let answer =
             renderAnswer || (request.idempotencyKey != nil && request.token != nil)
@@ -291,7 +323,7 @@ extension SessionService {
             journalSnapshot: configuration.journal.enabled
                 ? journalSnapshot(snapshot, json: json, over: current, version: current.version + 1) : nil,
             newToken: newToken,
-            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer)
+            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer, userToConfirm: userToConfirm)
     }
 
     /// Stores what a flow made, on the writer: the session's new version over the one it was made
@@ -325,9 +357,19 @@ extension SessionService {
                         FoldedEventSQL.Answered(values: $0, keep: configuration.maxIdempotencyKeysPerSession)
                     },
                     // The write's last statement (nothing follows it below): it commits the write.
-                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty)
-            else { throw ResidentCopyOutdated() }
+                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty,
+                    confirming: ran.userToConfirm.flatMap { user in app.userTable.map { ($0, user) } })
+            else {
+                // With a user to confirm, either condition may have failed: the run with the check
+                // first tells which.
+                throw ran.userToConfirm != nil ? UserUnconfirmed() as any Error : ResidentCopyOutdated()
+            }
         } else {
+            if let user = ran.userToConfirm, let table = app.userTable,
+                try connection.queryFirst(table.existsSQL, [.integer(user)], { _ in true }) == nil
+            {
+                throw UserUnconfirmed()
+            }
             // The entry first, so that the row's update names it (a lost compare-and-set rolls
             // back the write, the entry with it).
             let settings = configuration.journal

@@ -34,6 +34,19 @@ import Testing
         #expect(try await JournalTests.history(client).map { $0["version"] as? Int ?? 0 } == Array((1...7).reversed()))
     }
 
+    /// A signed-in session's event is one round trip too: the sample app's user check
+    /// (`UserTable`) is a condition of the folded write, not a read before it (which was a round
+    /// trip of its own, with `BEGIN`).
+    @Test func aSignedInNavigationEventIsOneRoundTrip() async throws {
+        let server = try await ServerProcess.start(backend: .postgresql, arguments: ["--test-hooks"])
+        var client = try await SessionClient.create(port: server.port)
+        try await Journey.register(&client, email: "one@example.com", displayName: "One")
+        let before = try await Self.roundTrips(server)
+        try Journey.expect200(try await client.send("compose"))
+        #expect(try await Self.roundTrips(server) - before == 1)
+        #expect(client.topScreen.name == "compose")
+    }
+
     /// The event statement names the journal's sequence (`session_journal_id_seq`), and migration 17
     /// gives the sequence that name wherever it has another: a database at migration 16 whose
     /// sequence was named otherwise journals its events once the server migrated it.

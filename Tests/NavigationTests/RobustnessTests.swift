@@ -124,6 +124,30 @@ import Testing
         #expect(driver.tree.allScreens.allSatisfy { !seen.contains($0.id) })
     }
 
+    /// A user table's names go into SQL as they are: anything but plain identifiers is a problem
+    /// at start-up, and so is declaring both ways of checking the user.
+    @Test func aUserTableNamesPlainIdentifiersAndIsTheOnlyUserCheck() throws {
+        func problems(_ table: UserTable, closure: NavigationApp.UserCheck? = nil) -> [String] {
+            NavigationApp(
+                screens: [Self.page], coordinators: [Pages.self], userExists: closure, userTable: table,
+                root: { _ in Pages() }
+            ).problems
+        }
+        #expect(problems(UserTable("users")).isEmpty)
+        #expect(problems(UserTable("app.users", idColumn: "user_id")).isEmpty)
+        for name in ["users; DROP TABLE sessions", "", "1users", "a.b.c", "a.", "\"users\""] {
+            #expect(problems(UserTable(name)) == [
+                "the user table's name \"\(name)\" is not a plain SQL name (letters, digits and _, not starting "
+                    + "with a digit; a schema before a dot)"
+            ])
+        }
+        #expect(problems(UserTable("users", idColumn: "id = id OR 1")).count == 1)
+        #expect(
+            problems(UserTable("users"), closure: { _, _ in true }) == [
+                "the app declares both userExists and userTable; the signed-in user is checked one way"
+            ])
+    }
+
     /// Slow work is asked for (the event rolls back), done once outside, then served from its result.
     @Test func slowWorkIsAskedForThenServedFromItsResult() async throws {
         var preparations = Preparations()
