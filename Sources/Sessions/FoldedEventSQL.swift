@@ -41,8 +41,8 @@ enum FoldedEventSQL {
     ) throws -> Bool {
         // The values in the order `text(of:)` numbers their parameters.
         var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
-        // Only a write that commits here stores a token (a syscall's worth of randomness).
-        let token = commit ? Int64.random(in: .min ... .max) : nil
+        // Only a write that commits here stores a token.
+        let token = commit ? nextWriteToken() : nil
         if let token { values.append(.integer(token)) }
         if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
         if let confirming { values.append(.integer(confirming.user)) }
@@ -68,6 +68,15 @@ enum FoldedEventSQL {
         }
         return try connection.queryFirst(sql, values) { $0.int(0) } == 1
     }
+
+    /// A token no other write of the session stores: a counter from a random start per process.
+    /// Two processes collide only if their counters meet, as unlikely as two random draws matching
+    /// while the first write's fate is asked, and no draw costs a `getrandom` call per event.
+    private static func nextWriteToken() -> Int64 {
+        writeTokens.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    private static let writeTokens = Atomic<Int64>(Int64.random(in: .min ... .max))
 
     /// Whether the write that stored token `?2` over version `?3` committed: 1 when the row holds
     /// the token (only that write stored it), 0 when the row is still at that version (no write
