@@ -233,8 +233,9 @@ extension SessionService {
             return ran
         }
         // Once a run tried to read (or write), the rounds after a preparation skip the attempts
-        // that could not serve it.
-        var (needsConnection, needsWriter) = (false, false)
+        // that could not serve it; so does an event that read when it last ran.
+        let hint = ConnectionHints.Key(screen: current.tree.top?.name ?? "", event: request.event.name)
+        var (needsConnection, needsWriter) = (connectionHints.reads(hint), false)
         var userCheckInWrite = app.userTable != nil && current.tree.user != nil
         func attempt(_ prepared: PreparedWork) async throws -> FlowRun {
             let inWrite = userCheckInWrite
@@ -246,6 +247,7 @@ extension SessionService {
                     return try await self.write { try keep(ran, $0) }
                 }
                 needsConnection = true
+                connectionHints.noteReading(hint, app: app)
             }
             if !needsWriter {
                 let attempt = try await storage("write") {

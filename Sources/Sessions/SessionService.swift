@@ -21,6 +21,8 @@ package final class SessionService: Sendable {
     let flows: FlowRunner
     let configuration: SessionConfiguration
     let cache: SessionCache
+    /// The events that read when they last ran, which skip the run without a connection.
+    let connectionHints = ConnectionHints()
     let idempotency = IdempotencyGate()
     let pendingTouches = PendingTouches()
     let creations: CreationLimiter

@@ -37,6 +37,8 @@ import Testing
 
     final class Flag: Sendable {
         let raised = Atomic<Bool>(false)
+        /// How many times a flow's handler began (each run of an event, complete or not).
+        let handlerRuns = Atomic<Int>(0)
     }
 
     struct NoteTaker: InputMapping {
@@ -46,6 +48,7 @@ import Testing
         mutating func start(_ context: inout Context) throws { screen = try context.push(Notes.self, .init(count: 0)) }
         mutating func handle(_ input: Notes.Output, _ context: inout Context) throws {
             let notes = try context.environment.require(NoteTable.self)
+            notes.counted.handlerRuns.add(1, ordering: .relaxed)
             let count: Int
             switch input {
             case .add:
@@ -156,5 +159,28 @@ import Testing
             try $0.queryFirst("SELECT version FROM sessions WHERE id = ?1", [.text(session.id)]) { $0.int(0) }
         }
         #expect(stored == 2)
+    }
+
+    /// An event whose flow read when it last ran skips the run without a connection, which would
+    /// stop at its first read after doing the handler's work for nothing; an event that reads
+    /// nothing keeps running without one.
+    @Test func anEventThatReadLastTimeRunsOnAConnectionFirst() async throws {
+        let counted = Flag()
+        let (service, _) = try Self.service(counted: counted)
+        let session = try await service.create(platform: .phone, clientAddress: "")
+        func handlerRuns(_ event: String) async throws -> Int {
+            let before = counted.handlerRuns.load(ordering: .relaxed)
+            _ = try await service.post(try PreparationTests.event(event, session: session))
+            return counted.handlerRuns.load(ordering: .relaxed) - before
+        }
+        #expect(try await handlerRuns("count") == 2, "without a connection up to the read, then on a reader")
+        #expect(try await handlerRuns("count") == 1)
+        #expect(try await handlerRuns("stay") == 1)
+        #expect(try await handlerRuns("stay") == 1)
+        #expect(service.connectionHints.reads(.init(screen: "notes", event: "count")))
+        #expect(!service.connectionHints.reads(.init(screen: "notes", event: "stay")))
+        // Only declared events are noted: a client's made-up name cannot grow the hints.
+        service.connectionHints.noteReading(.init(screen: "notes", event: "madeUp"), app: service.app)
+        #expect(!service.connectionHints.reads(.init(screen: "notes", event: "madeUp")))
     }
 }

@@ -1,0 +1,32 @@
+import Navigation
+import Synchronization
+
+/// The events whose flows read (or wrote) when they last ran, by the screen they were sent from.
+/// An event's first run is without a connection (`UnusedConnection`): a flow that reads nothing is
+/// done there, and one that reads stops at its first statement and runs again on a connection,
+/// after doing all its work up to that statement for nothing. These events skip that first run.
+///
+/// A hint is a guess and never changes an outcome: an event hinted as reading runs on a connection
+/// whatever it does (as every event did before connection-free runs), and one not hinted that reads
+/// runs again on a connection, as it would without hints. A hint, once noted, stays.
+final class ConnectionHints: Sendable {
+    struct Key: Hashable {
+        let screen: String
+        let event: String
+    }
+
+    private let reading = Mutex<Set<Key>>([])
+
+    /// Whether the event `key` names, sent from its screen, read when it last ran.
+    func reads(_ key: Key) -> Bool { reading.withLock { $0.contains(key) } }
+
+    /// `key`'s flow read: noted only for an event that the screen `key` names declares, or a
+    /// system event, so that clients' made-up event names cannot grow the set.
+    func noteReading(_ key: Key, app: NavigationApp) {
+        let declared =
+            SystemEvent.all.contains { $0.name == key.event } || key.event == SystemEvent.open.name
+            || app.screens[key.screen]?.event(named: key.event) != nil
+        guard declared else { return }
+        _ = reading.withLock { $0.insert(key) }
+    }
+}
