@@ -24,7 +24,7 @@ struct Application {
         let databaseOptions = options.databaseOptions
         store = try DatabaseLocation(databaseOptions.database).open(
             migrations: databaseOptions.allMigrations(app), maxPageCount: options.maxDatabasePages,
-            poolSize: databaseOptions.databasePoolSize, logger: logger)
+            gathersCommits: options.gatherCommits == .on, poolSize: databaseOptions.databasePoolSize, logger: logger)
 
         let hasher = PasswordHasher(
             operations: options.passwordIterations, memoryBytes: options.passwordMemoryMib * 1024 * 1024)

@@ -29,7 +29,10 @@ struct DatabaseLocation {
     }
 
     /// Opens the store with `migrations` applied (an SQLite file and its folder are created if missing).
-    func open(migrations: [Migration], maxPageCount: Int?, poolSize: Int, logger: Logger) throws -> any Store {
+    /// `maxPageCount` and `gathersCommits` are SQLite's (`SQLiteDatabase`).
+    func open(migrations: [Migration], maxPageCount: Int?, gathersCommits: Bool = false, poolSize: Int, logger: Logger)
+        throws -> any Store
+    {
         switch dialect {
         case .postgresql:
             return try PostgresDatabase(
@@ -37,7 +40,8 @@ struct DatabaseLocation {
                 waiting: Self.logWaiting(logger))
         case .sqlite:
             try DataFolder.create(for: value)
-            return try SQLiteDatabase(path: value, migrations: migrations, maxPageCount: maxPageCount)
+            return try SQLiteDatabase(
+                path: value, migrations: migrations, maxPageCount: maxPageCount, gathersCommits: gathersCommits)
         }
     }
 

@@ -42,6 +42,13 @@ struct Serve: AppCommand {
     @Option(help: "Password hashes that may wait; past that, 503 with Retry-After.") var maxQueuedHashes = 32
     @Option(help: "Password hashes one client may have waiting or running; past that, 429.") var hashesPerClient = 4
     @Option(help: "Largest SQLite database size in pages (a storage quota); unlimited when omitted.") var maxDatabasePages: Int?
+    @Option(
+        help: """
+            SQLite: while writes arrive faster than a commit takes, a commit waits up to half of one \
+            (at most 250 µs) for more (on or off): fewer syncs per write under a steady write load, \
+            a little more latency for each commit's first write.
+            """)
+    var gatherCommits: OnOff = .off
     @Option(help: "Live streams open at once on one session; past that, 429.") var maxStreamsPerSession = 16
     @Option(help: "Live streams open at once from one client address; past that, 429.") var maxStreamsPerClient = 32
     @Option(help: "Live streams open at once on this node; past that, 503. Each holds a file descriptor.")

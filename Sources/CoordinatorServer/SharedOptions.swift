@@ -55,3 +55,8 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// A setting that is `on` or `off` (`--journal`, `--gather-commits`).
+enum OnOff: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}

@@ -14,9 +14,10 @@ package final class SQLiteDatabase: Store {
     /// applies `migrations` (refusing a database from a newer build), and starts the writer and
     /// the readers.
     /// `checkpointPages` is the log's size, in pages, past which it is copied back into the file.
+    /// With `gathersCommits`, a commit may wait a little for more writes (`Writer`).
     package init(
         path: String, migrations: [Migration], readerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
-        maxPageCount: Int? = nil, checkpointPages: Int = 1_000
+        maxPageCount: Int? = nil, checkpointPages: Int = 1_000, gathersCommits: Bool = false
     ) throws {
         let connection = try SQLiteConnection(path: path)
         let file = try DatabaseFile(lockingExisting: path)
@@ -26,7 +27,8 @@ package final class SQLiteDatabase: Store {
         self.path = path
         self.file = file
         self.checkpointer = try Checkpointer(path: path, threshold: checkpointPages)
-        self.writer = try Writer(path: path, file: file, maxPageCount: maxPageCount, checkpointer: checkpointer)
+        self.writer = try Writer(
+            path: path, file: file, maxPageCount: maxPageCount, checkpointer: checkpointer, gathers: gathersCommits)
         self.readers = try ReaderPool(path: path, count: readerCount)
     }
 

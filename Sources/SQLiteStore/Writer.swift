@@ -22,11 +22,13 @@ package final class Writer: Sendable {
     /// `maxPageCount` caps the database file (a storage quota); writes past it fail with `SQLITE_FULL`.
     /// With a `checkpointer`, commits leave the log to it instead of checkpointing themselves.
     /// Commits longer than `slowCommit` are counted (`statistics.slowCommits`).
+    /// With `gathers`, a commit waits a little for company while writes arrive faster than
+    /// commits take (`WriteQueue.take`).
     package init(
         path: String, file: DatabaseFile? = nil, maxBatch: Int = 512, maxPageCount: Int? = nil,
-        checkpointer: Checkpointer? = nil, slowCommit: Duration = .milliseconds(100)
+        checkpointer: Checkpointer? = nil, slowCommit: Duration = .milliseconds(100), gathers: Bool = false
     ) throws {
-        queue = WriteQueue(slowCommit: slowCommit)
+        queue = WriteQueue(slowCommit: slowCommit, gathers: gathers)
         let writeConnection = try SQLiteConnection(path: path)
         if let maxPageCount { try writeConnection.execute("PRAGMA max_page_count = \(maxPageCount)") }
         checkpointer?.watch(writeConnection)

@@ -5,7 +5,7 @@ import Sessions
 /// The journal's and the operators' options of `serve`.
 struct JournalOptions: ParsableArguments {
     @Option(help: "Journal each session's events (on or off); history and the inspector read the journal.")
-    var journal: JournalSwitch = .on
+    var journal: OnOff = .on
 
     @Option(help: "Versions of each session the journal keeps; older entries are trimmed as new ones are written.")
     var journalMaxVersions = 1000
@@ -58,9 +58,4 @@ struct JournalOptions: ParsableArguments {
         }
         return key
     }
-}
-
-/// `--journal on|off`.
-enum JournalSwitch: String, ExpressibleByArgument, CaseIterable {
-    case on, off
 }
