@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func whileWritesComeFasterThanCommitsTheWriterWaitsForCompany() async throws {
-        let queue = Self.queue(commitsTaking: .seconds(10))
+        let queue = Self.queue(commitsTaking: .seconds(86_400))
         queue.push(NoJob())
         let taker = Taker(queue)
         try await waitUntil("the writer to wait for company") { queue.isGathering }
@@ -54,7 +54,7 @@ import Testing
 
     @Test func withoutGatheringALoneWriteIsTakenAtOnce() async throws {
         let queue = WriteQueue(gathers: false, longestGather: .seconds(3600))
-        for _ in 0..<16 { queue.recordBatch(size: 1, took: .seconds(10)) }
+        for _ in 0..<16 { queue.recordBatch(size: 1, took: .seconds(86_400)) }
         for _ in 0..<16 { queue.push(NoJob()) }
         _ = queue.take(max: 512)
         queue.push(NoJob())
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func closingEndsAWaitForCompany() async throws {
-        let queue = Self.queue(commitsTaking: .seconds(10))
+        let queue = Self.queue(commitsTaking: .seconds(86_400))
         queue.push(NoJob())
         let taker = Taker(queue)
         try await waitUntil("the writer to wait for company") { queue.isGathering }
