@@ -48,12 +48,15 @@ final class WriteQueue: @unchecked Sendable {
             return
         }
         jobs.append(job)
-        let now = DispatchTime.now().uptimeNanoseconds
-        if lastArrival != 0 {
-            let gap = now &- lastArrival
-            meanGap = meanGap.map { $0 - $0 / 8 + gap / 8 } ?? gap
+        // The arrival clock only where it is used: without gathering, a push reads no clock.
+        if gathers {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if lastArrival != 0 {
+                let gap = now &- lastArrival
+                meanGap = meanGap.map { $0 - $0 / 8 + gap / 8 } ?? gap
+            }
+            lastArrival = now
         }
-        lastArrival = now
         // A writer gathering company is woken once there is enough of it (or by its deadline).
         if gatheringFor == 0 || jobs.count >= gatheringFor { condition.signal() }
         condition.unlock()
