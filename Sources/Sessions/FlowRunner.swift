@@ -46,7 +46,7 @@ package struct FlowRunner: Sendable {
     ///
     /// An app's `UserTable` is checked on `connection` before the flow, unless `userCheckInWrite`:
     /// then the run skips it, and names in `userToConfirm` the user whose row the write must find
-    /// (`UserTable.existsSQL`) for the run to stand. A write that does not find it runs the event
+    /// (`UserTable.contains`) for the run to stand. A write that does not find it runs the event
     /// again, with the check first.
     package func apply(
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
@@ -55,9 +55,7 @@ package struct FlowRunner: Sendable {
         var working = tree
         let environment = self.environment(connection, prepared, info, session: session)
         let outcome: EventOutcome
-        if let table = app.userTable, let user = tree.user, !userCheckInWrite,
-            try connection.queryFirst(table.existsSQL, [.integer(user.id)], { _ in true }) == nil
-        {
+        if let table = app.userTable, let user = tree.user, !userCheckInWrite, try !table.contains(user.id, on: connection) {
             outcome = try app.startOverSignedOut(&working, environment: environment)
         } else {
             outcome = try app.apply(event, to: &working, environment: environment)

@@ -367,9 +367,7 @@ extension SessionService {
                 throw ran.userToConfirm != nil ? UserUnconfirmed() as any Error : ResidentCopyOutdated()
             }
         } else {
-            if let user = ran.userToConfirm, let table = app.userTable,
-                try connection.queryFirst(table.existsSQL, [.integer(user)], { _ in true }) == nil
-            {
+            if let user = ran.userToConfirm, let table = app.userTable, try !table.contains(user, on: connection) {
                 throw UserUnconfirmed()
             }
             // The entry first, so that the row's update names it (a lost compare-and-set rolls
