@@ -50,6 +50,30 @@ import Testing
             }
         }
     }
+
+    /// A machine frozen by its host (or starved) does not run its tests: a deadline is pushed
+    /// back by such stalls, as the thread that takes a turn every 100 ms saw them.
+    @Test func stallsAreGapsBetweenTurnsLongerThanABusyMachinesDelays() {
+        let start = ContinuousClock.now
+        var ledger = StallLedger(start: start)
+        ledger.turn(at: start + .milliseconds(100))
+        ledger.turn(at: start + .milliseconds(1_100))  // 0.9 s late: busy, not stalled
+        #expect(ledger.total(at: start + .milliseconds(1_150)) == .zero)
+        ledger.turn(at: start + .milliseconds(6_200))  // 5.1 s between turns: 5 s stalled
+        #expect(ledger.total(at: start + .milliseconds(6_250)) == .seconds(5))
+        // A stall still going on counts from the last turn.
+        #expect(ledger.total(at: start + .milliseconds(9_200)) == .milliseconds(5_000 + 2_900))
+        ledger.turn(at: start + .milliseconds(9_200))
+        #expect(ledger.total(at: start + .milliseconds(9_250)) == .milliseconds(5_000 + 2_900))
+    }
+
+    /// Without stalls, a deadline passes when its time is up.
+    @Test func aDeadlinePassesOnceItsTimeIsUp() async throws {
+        let deadline = Deadline(seconds: 0.05)
+        #expect(deadline.remaining <= .milliseconds(50))
+        try await waitUntil("the deadline to pass") { deadline.hasPassed }
+        #expect(deadline.remaining == .zero)
+    }
 }
 
 /// A socket that listens on 127.0.0.1 and never answers (the kernel completes the handshakes).

@@ -29,7 +29,7 @@ public enum ChildProcess {
     /// Reaps `pid`, checking every few milliseconds (this thread may block); kills it past `seconds`.
     /// Returns its raw wait status.
     public static func waitForExit(_ pid: pid_t, seconds: Double, _ what: () -> String) throws -> Int32 {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = Deadline(seconds: seconds)
         var status: Int32 = 0
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
@@ -37,7 +37,7 @@ public enum ChildProcess {
             if reaped == -1 && errno != EINTR {
                 throw TestClientError(description: "waitpid failed: errno \(errno)")
             }
-            if ContinuousClock.now >= deadline {
+            if deadline.hasPassed {
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}  // SIGKILL ends it at once
                 throw DeadlineExceeded(what(), seconds: seconds)

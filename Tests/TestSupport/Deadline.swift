@@ -12,25 +12,33 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 }
 
 /// How long a test waits for something that takes milliseconds when all is well: far beyond any
-/// loaded machine's delay, far below a CI job's timeout.
+/// loaded machine's delay, far below a CI job's timeout. Time the machine did not run at all is
+/// not counted (`Deadline`).
 public let defaultDeadlineSeconds: Double = 60
 
 /// Waits until `condition` holds, checking it every millisecond or so; throws `DeadlineExceeded`
-/// naming `what` once `seconds` have passed without it.
+/// naming `what` once `seconds` have passed without it (not counting the machine's stalls: `Deadline`).
 public func waitUntil(
     _ what: @autoclosure () -> String, seconds: Double = defaultDeadlineSeconds, _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
+    let deadline = Deadline(seconds: seconds)
     while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw DeadlineExceeded(what(), seconds: seconds) }
+        guard !deadline.hasPassed else {
+            // The deadline may have passed while this task waited for a thread of the pool behind
+            // the very work it waits for: that work gets its turn first, then one last check.
+            await Task.yield()
+            if try await condition() { return }
+            throw DeadlineExceeded(what(), seconds: seconds)
+        }
         // A pause between checks, not a wait for the condition: that is the loop.
         try await Task.sleep(for: .milliseconds(1))
     }
 }
 
-/// The result of `body`, or `DeadlineExceeded` naming `what` once `seconds` have passed. The body
-/// is then cancelled and left to end on its own, so a body that ignores cancellation (stuck in a
-/// continuation nobody resumes) fails the test rather than hanging it.
+/// The result of `body`, or `DeadlineExceeded` naming `what` once `seconds` have passed (not
+/// counting the machine's stalls: `Deadline`). The body is then cancelled and left to end on its
+/// own, so a body that ignores cancellation (stuck in a continuation nobody resumes) fails the
+/// test rather than hanging it.
 public func withDeadline<T: Sendable>(
     _ what: String, seconds: Double = defaultDeadlineSeconds, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
@@ -46,7 +54,10 @@ public func withDeadline<T: Sendable>(
                 }
             }
             let timer = Task {
-                try? await Task.sleep(for: .seconds(seconds))
+                let deadline = Deadline(seconds: seconds)
+                while !deadline.hasPassed, !Task.isCancelled { try? await Task.sleep(for: deadline.remaining) }
+                // Work queued on the pool before the timer woke gets its turn before it loses.
+                await Task.yield()
                 if answer.give(.failure(DeadlineExceeded(what, seconds: seconds))) { work.cancel() }
             }
             answer.onAnswer { timer.cancel() }
@@ -56,10 +67,15 @@ public func withDeadline<T: Sendable>(
     }
 }
 
-/// Waits (blocking this thread) for `semaphore`, at most `seconds`; throws `DeadlineExceeded`
-/// naming `what` past that. For threads that may block: the writer's, a reader's queue.
+/// Waits (blocking this thread) for `semaphore`, at most `seconds` (not counting the machine's
+/// stalls: `Deadline`); throws `DeadlineExceeded` naming `what` past that. For threads that may
+/// block: the writer's, a reader's queue.
 public func wait(for semaphore: DispatchSemaphore, _ what: String, seconds: Double = defaultDeadlineSeconds) throws {
-    guard semaphore.wait(timeout: .now() + seconds) == .success else { throw DeadlineExceeded(what, seconds: seconds) }
+    let deadline = Deadline(seconds: seconds)
+    while !deadline.hasPassed {
+        if semaphore.wait(timeout: .now() + deadline.remaining / .seconds(1)) == .success { return }
+    }
+    throw DeadlineExceeded(what, seconds: seconds)
 }
 
 /// The first of several answers to one continuation: the work's result or the deadline.

@@ -112,10 +112,10 @@ public final class EventStreamClient: @unchecked Sendable {  // one test thread 
     /// The next frame that is not a comment; throws once `seconds` pass without one (heartbeat
     /// comments keep the socket's receive timeout from ever firing on a live stream).
     public func next(seconds: Double = defaultDeadlineSeconds) throws -> SSEFrame? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = Deadline(seconds: seconds)
         while let frame = try nextFrame() {
             if !frame.isComment { return frame }
-            guard ContinuousClock.now < deadline else {
+            guard !deadline.hasPassed else {
                 throw DeadlineExceeded("a frame other than a heartbeat", seconds: seconds)
             }
         }
@@ -194,16 +194,12 @@ public final class EventStreamClient: @unchecked Sendable {  // one test thread 
     /// Bytes from the socket; nil at end of stream; throws on timeout.
     private static func receive(_ socket: Int32) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                throw TestClientError(description: "no stream data within the receive timeout")
-            }
-            if count < 0 && errno == ECONNRESET { return nil }
-            guard count > 0 else { return nil }
-            return Array(buffer[..<count])
+        let (count, error) = MachineStalls.receive(socket, into: &buffer)
+        if count < 0 && (error == EAGAIN || error == EWOULDBLOCK) {
+            throw TestClientError(description: "no stream data within the receive timeout")
         }
+        guard count > 0 else { return nil }  // the end of the stream, or a reset connection
+        return Array(buffer[..<count])
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

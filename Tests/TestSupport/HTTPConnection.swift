@@ -128,9 +128,8 @@ public final class HTTPConnection: @unchecked Sendable {  // a test drives it fr
         while true {
             if let index = found(buffer) { return index }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = recv(socket, &chunk, chunk.count, 0)
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            let (count, error) = MachineStalls.receive(socket, into: &chunk)
+            if count < 0 && (error == EAGAIN || error == EWOULDBLOCK) {
                 throw TestClientError(description: "no response within the receive timeout")
             }
             guard count > 0 else { throw TestClientError(description: "connection closed before a full response") }

@@ -23,24 +23,51 @@ public final class PostgresCluster: Sendable {
 
     /// Initialises and starts a new cluster.
     public init() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordinatord-pg-\(UUID().uuidString)").path
+        Self.abandonedClustersRemoved
+        let folder = Self.memoryBackedFolder.appendingPathComponent("coordinatord-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.handToServerUser(folder)
         self.folder = folder
         try Self.run(
             "initdb", ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
-        // Tests need durability only across a killed node, never across a lost machine: no fsync.
-        // A parallel run held 207 connections at its peak on two cores; a slower machine overlaps
-        // more tests, so there is room for five times that.
+        // Tests need durability only across a killed node, never across a lost machine: no fsync,
+        // and only the WAL that crash recovery needs. A parallel run held 207 connections at its
+        // peak on two cores; a slower machine overlaps more tests, so there is room for five times that.
         try Self.appendSettings(
             folder + "/data/postgresql.conf",
             [
                 "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(folder)'",
                 "max_connections = 1000", "fsync = off", "shared_buffers = 64MB",
+                "wal_level = minimal", "max_wal_senders = 0", "full_page_writes = off",
             ])
         self.port = try Self.startOnAFreePort(folder)
         Self.stopAtExit(self)
     }
+
+    /// Where clusters live: in memory (`/dev/shm`) when the machine has it. A parallel run creates
+    /// a database (7.5 MB, and as much WAL) for each of some two hundred tests within a minute; on
+    /// a disk, that much dirty memory can throttle PostgreSQL's writes to the disk's pace. In CI,
+    /// eight servers starting in one such minute waited past their 60 s deadline for the cluster.
+    private static let memoryBackedFolder =
+        access("/dev/shm", W_OK | X_OK) == 0
+        ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+
+    /// Removes, once per test process, the clusters of earlier runs that ended without stopping
+    /// them (killed, say): in memory, they would hold the machine's RAM until it restarts. A cluster
+    /// whose server still runs, or that changed within the hour, may be another test process's.
+    private static let abandonedClustersRemoved: Void = {
+        let parent = memoryBackedFolder
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix("coordinatord-pg-") {
+            let folder = parent.appendingPathComponent(name).path
+            let pidLine = (try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8))?
+                .split(separator: "\n").first
+            if let pid = pidLine.flatMap({ pid_t($0) }), kill(pid, 0) == 0 || errno == EPERM { continue }
+            let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate]) as? Date
+            guard let modified, modified < Date(timeIntervalSinceNow: -3_600) else { continue }
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }()
 
     /// Starts a new cluster's server on a port that was free a moment ago. Between that moment
     /// and the server's bind, another test's process may take the port: then it tries another.
@@ -134,20 +161,42 @@ public final class PostgresCluster: Sendable {
 
     // MARK: Stopping at exit
 
-    /// Folders of the clusters to stop when the process exits.
-    private static let running = Mutex<[String]>([])
+    /// Folders of the clusters to stop when the process exits, by port.
+    private static let running = Mutex<[UInt16: String]>([:])
 
     private static func stopAtExit(_ cluster: PostgresCluster) {
         let first = running.withLock { folders in
-            folders.append(cluster.folder)
+            folders[cluster.port] = cluster.folder
             return folders.count == 1
         }
         guard first else { return }
         atexit {
-            for folder in PostgresCluster.running.withLock({ $0 }) {
+            for folder in PostgresCluster.running.withLock({ $0.values }) {
                 _ = try? PostgresCluster.run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
                 try? FileManager.default.removeItem(atPath: folder)
             }
         }
+    }
+
+    // MARK: Diagnosis
+
+    /// What a test that gave up waiting on a server of `url` should print: what each connection
+    /// to that database was doing, and the end of its cluster's log. Waits at most a few seconds,
+    /// since the cluster may be what hangs.
+    public static func diagnosis(url: String) -> String {
+        guard let components = URLComponents(string: url), let port = components.port.map(UInt16.init),
+            let folder = running.withLock({ $0[port] })
+        else { return "" }
+        let database = databaseName(in: url)
+        let activity =
+            (try? run(
+                "psql",
+                [
+                    "-d", "host=127.0.0.1 port=\(port) user=postgres dbname=postgres connect_timeout=5", "-At", "-c",
+                    "SET statement_timeout = 5000; SELECT pid, state, wait_event_type, wait_event, "
+                        + "now() - query_start, left(query, 120) FROM pg_stat_activity WHERE datname = '\(database)'",
+                ])) ?? "(psql did not answer)"
+        let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+        return "\nconnections to \(database):\n\(activity)\nthe cluster's log ends:\n\(log.suffix(3_000))"
     }
 }

@@ -138,14 +138,19 @@ public final class ServerProcess: @unchecked Sendable {  // `reaped` is behind a
 
     /// Reads the port from the line the server prints when it listens, waiting at most `seconds`.
     private func readPort(seconds: Double = defaultDeadlineSeconds) throws -> UInt16 {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = Deadline(seconds: seconds)
         while true {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             if let port = try Self.listeningPort(in: text) { return port }
-            if !isRunning { throw TestClientError(description: "server exited before listening: \(text)\(log)") }
-            guard ContinuousClock.now < deadline else {
+            if let status = exitStatus() {
+                throw TestClientError(
+                    description: "server ended before listening (exit code \(ChildProcess.exitCode(status)), as a shell reports it): \(text)\(log)")
+            }
+            guard !deadline.hasPassed else {
                 kill(pid, SIGKILL)
-                throw DeadlineExceeded("the server to say where it listens (log: \(logPath)); it wrote: \(text)", seconds: seconds)
+                throw DeadlineExceeded(
+                    "the server to say where it listens; it wrote: \(text)\nits log (\(logPath)):\n\(log.suffix(3_000))"
+                        + PostgresCluster.diagnosis(url: databasePath), seconds: seconds)
             }
             usleep(2_000)
         }
@@ -193,10 +198,10 @@ public final class ServerProcess: @unchecked Sendable {  // `reaped` is behind a
     public func stop(signal: Int32 = SIGTERM, seconds: Double = defaultDeadlineSeconds) async throws -> Int32 {
         try await TestHTTP.offPool {
             if self.isRunning { kill(self.pid, signal) }
-            let deadline = ContinuousClock.now + .seconds(seconds)
+            let deadline = Deadline(seconds: seconds)
             while true {
                 if let status = self.exitStatus() { return ChildProcess.exitCode(status) }
-                guard ContinuousClock.now < deadline else {
+                guard !deadline.hasPassed else {
                     kill(self.pid, SIGKILL)
                     let tail = self.log.split(separator: "\n").suffix(20).joined(separator: "\n")
                     throw DeadlineExceeded("the server to exit after signal \(signal); its log ends:\n\(tail)\n", seconds: seconds)
