@@ -4,7 +4,7 @@ DATABASE ?= ./data/coordinatord.sqlite
 PORT ?= 8080
 PREFIX ?= /usr/local
 # Debian packages the build needs, and those only the tests and the benchmark need; installed when missing.
-DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev liblz4-dev
+DEB_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libsodium-dev libpq-dev liblz4-dev libgoogle-perftools-dev
 TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
 # Pinned: unpinned, pip took the newest openapi-spec-validator (0.9) and fell back to an
 # openapi-core (0.14) that cannot import it; 0.23.1 brings the validator it works with.

@@ -1,17 +1,21 @@
 #ifndef COORDINATORD_CMALLOC_SHIM_H
 #define COORDINATORD_CMALLOC_SHIM_H
-#include <malloc.h>
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stddef.h>
+#include <gperftools/tcmalloc.h>
 
-// glibc's `mallopt` and `mallinfo2` are declared in <malloc.h>, which Swift's Glibc module leaves out.
-
-/// Turns off glibc's fast bins: a small block freed past the thread's cache is merged at once
-/// instead of waiting in a bin for a later large allocation to merge it. Returns 1 on success.
-static inline int coordinatord_turn_off_fast_bins(void) {
-    return mallopt(M_MXFAST, 0);
+/// The file of the library whose `malloc` this process calls (every library's calls go to the
+/// first `malloc` in the global lookup order), or NULL when it cannot be told.
+static inline const char *coordinatord_malloc_library(void) {
+    void *symbol = dlsym(RTLD_DEFAULT, "malloc");
+    Dl_info info;
+    if (symbol == NULL || dladdr(symbol, &info) == 0) return NULL;
+    return info.dli_fname;
 }
 
-/// The bytes held in fast bins, in all arenas.
-static inline size_t coordinatord_fast_bin_bytes(void) {
-    return mallinfo2().fsmblks;
+/// The version of TCMalloc linked in, as it names it (for instance "gperftools 2.10").
+static inline const char *coordinatord_tcmalloc_version(void) {
+    return tc_version(NULL, NULL, NULL);
 }
 #endif

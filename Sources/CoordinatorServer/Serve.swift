@@ -83,8 +83,8 @@ struct Serve: AppCommand {
     func run(_ app: ServedApp, settings: any ParsableArguments & Sendable) async throws {
         // An app with mistakes in its declarations is refused before anything opens (see NavigationApp+Checks).
         do { try app.navigation.validate() } catch { throw StartupError(description: error.description) }
-        AllocatorTuning.apply()
         let logger = logOptions.bootstrap(label: app.name)
+        Allocator.report(to: logger)
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
         metricsFactory.defaultDurationHistogramBuckets = DurationBuckets.standard

@@ -96,5 +96,7 @@ import Testing
         #expect((client.topScreen.props["people"] as? [[String: Any]])?.first?["name"] as? String == "Ada")
         #expect(try await server.stop() == 0)
         #expect(files.fileExists(atPath: server.databasePath))
+        // A team's binary allocates with TCMalloc too (the server warns when glibc's comes first).
+        #expect(!server.log.contains("not TCMalloc"), "\(server.log)")
     }
 }

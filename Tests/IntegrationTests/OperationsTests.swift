@@ -57,6 +57,18 @@ import Testing
         try await server.stop()
     }
 
+    /// The server allocates with TCMalloc: it is mapped into the process, and the server did not
+    /// find glibc's `malloc` first (it would say so in its log at start-up).
+    @Test func theServerAllocatesWithTCMalloc() async throws {
+        let server = try await ServerProcess.start()
+        // Read to its end: /proc reports a size of 0, and reading that many bytes stops early.
+        let maps = try #require(try FileHandle(forReadingAtPath: "/proc/\(server.pid)/maps")?.readToEnd())
+        #expect(String(decoding: maps, as: UTF8.self).contains("libtcmalloc_minimal"))
+        #expect(try await TestHTTP.request(port: server.port, "GET", "/healthz").status == 200)
+        try await server.stop()
+        #expect(!server.log.contains("not TCMalloc"), "\(server.log)")
+    }
+
     @Test func sigintAlsoStopsCleanly() async throws {
         let server = try await ServerProcess.start()
         #expect(try await server.stop(signal: SIGINT) == 0)
