@@ -9,7 +9,7 @@ public final class SQLiteConnection: SQLConnection {
     /// The database file.
     public let path: String
     public var dialect: SQLDialect { .sqlite }
-    private var statements: [String: Statement] = [:]
+    private var statements = StatementCache(capacity: SQLiteConnection.maxCachedStatements)
 
     /// Opens (creating if needed) the database at `path` with WAL, `synchronous=FULL`,
     /// foreign keys on and a busy timeout.
@@ -52,13 +52,7 @@ public final class SQLiteConnection: SQLConnection {
 
     /// The cached prepared statement for `sql`, prepared on first use.
     public func statement(_ sql: String) throws -> Statement {
-        if let cached = statements[sql] { return cached }
-        let statement = try Statement(connection: self, sql: sql)
-        // Bounded, for apps that put values into their SQL text: past the bound the cache starts
-        // over (a statement in use lives on until its caller is done with it).
-        if statements.count >= Self.maxCachedStatements { statements.removeAll(keepingCapacity: true) }
-        statements[sql] = statement
-        return statement
+        try statements.statement(sql) { try Statement(connection: self, sql: $0) }
     }
 
     /// How many prepared statements a connection keeps at most.

@@ -56,10 +56,23 @@ package final class SQLiteDatabase: Store {
         _ work: @escaping @Sendable (any SQLConnection) throws -> T,
         then write: @escaping @Sendable (T, any SQLConnection) throws -> U
     ) async throws -> ReadOnlyAttempt<U>? {
+        // Handed between threads as `any Sendable`, as `Writer.write` does, and cast back here.
+        let attempt = try await attemptReadOnly({ try work($0) }, then: { try write($0 as! T, $1) })
+        switch attempt {
+        case .completed(let result)?: return .completed(result as! U)
+        case .needsWriter?: return .needsWriter
+        case nil: return nil
+        }
+    }
+
+    private func attemptReadOnly(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> any Sendable,
+        then write: @escaping @Sendable (any Sendable, any SQLConnection) throws -> any Sendable
+    ) async throws -> ReadOnlyAttempt<any Sendable>? {
         let writer = self.writer
         return try await withCheckedThrowingContinuation { continuation in
             readers.submit { connection in
-                let attempt: ReadOnlyAttempt<T>?
+                let attempt: ReadOnlyAttempt<any Sendable>?
                 do {
                     attempt = try ReaderPool.attempt(work, on: connection)
                 } catch {
@@ -68,7 +81,9 @@ package final class SQLiteDatabase: Store {
                 switch attempt {
                 case .completed(let result)?:
                     // Handed from the reader's thread straight to the writer: no hop back in between.
-                    return { writer.enqueue({ ReadOnlyAttempt.completed(try write(result, $0)) }, resuming: continuation) }
+                    return {
+                        writer.enqueue({ try write(result, $0) }, then: { continuation.resume(with: $0.map { .completed($0) }) })
+                    }
                 case .needsWriter?: return { continuation.resume(returning: .needsWriter) }
                 case nil: return { continuation.resume(returning: nil) }
                 }

@@ -7,6 +7,10 @@ public final class Statement {
     /// The statement's SQL.
     public let sql: String
     private unowned let connection: SQLiteConnection
+    /// The bytes of the texts and blobs bound last. SQLite reads them where they are (bound
+    /// `SQLITE_STATIC`) instead of copying each into an allocation of its own, so they stay put
+    /// until the next `bind`, which binds every parameter again before anything reads them.
+    private var boundBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
 
     init(connection: SQLiteConnection, sql: String) throws {
         var handle: OpaquePointer?
@@ -21,6 +25,7 @@ public final class Statement {
 
     deinit {
         sqlite3_finalize(handle)
+        boundBytes.deallocate()
     }
 
     /// Resets the statement and binds `values` to its parameters `?1`, `?2`, ...
@@ -34,6 +39,8 @@ public final class Statement {
                 code: SQLITE_RANGE,
                 message: "expected \(sqlite3_bind_parameter_count(handle)) parameters, got \(values.count)", sql: sql)
         }
+        reserveBoundBytes(for: values)
+        var used = 0
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -41,18 +48,54 @@ public final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
             case .real(let real): code = sqlite3_bind_double(handle, index, real)
-            case .text(let text):
+            case .text(var text):
                 // Bound by its byte length: text may hold NUL bytes, which a C string would cut short.
-                code = text.withCString {
-                    sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), coordinatord_sqlite_transient())
+                code = text.withUTF8 { bytes in
+                    let kept = keep(UnsafeRawBufferPointer(bytes), at: &used)
+                    return sqlite3_bind_text(handle, index, kept.baseAddress, Int32(kept.count), nil)
                 }
             case .blob(let bytes):
-                code = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), coordinatord_sqlite_transient())
+                code = bytes.withUnsafeBytes { bytes in
+                    let kept = keep(bytes, at: &used)
+                    return sqlite3_bind_blob(handle, index, kept.baseAddress, Int32(kept.count), nil)
                 }
             }
             guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
         }
+    }
+
+    /// Makes `boundBytes` hold every text and blob of `values`. Their old bindings may point into
+    /// the buffer given up here: each is bound again before the statement runs.
+    private func reserveBoundBytes(for values: [SQLValue]) {
+        var needed = 0
+        for value in values {
+            switch value {
+            case .text(let text): needed += text.utf8.count
+            case .blob(let bytes): needed += bytes.count
+            case .null, .integer, .real: break
+            }
+        }
+        // Grows by doubling; gives back a large buffer once values a quarter of its size do (a
+        // big blob bound once is not kept for the statement's life).
+        let capacity: Int
+        if needed > boundBytes.count {
+            capacity = max(needed, 2 * boundBytes.count)
+        } else if boundBytes.count > 65_536 && needed <= boundBytes.count / 4 {
+            capacity = max(needed, 64)
+        } else {
+            return
+        }
+        boundBytes.deallocate()
+        boundBytes = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    /// Copies `bytes` into `boundBytes` at `used` (and moves `used` past them); never a null
+    /// address, which SQLite would bind as NULL, even for no bytes.
+    private func keep(_ bytes: UnsafeRawBufferPointer, at used: inout Int) -> (baseAddress: UnsafePointer<CChar>, count: Int) {
+        let start = boundBytes.baseAddress! + used
+        if let source = bytes.baseAddress, !bytes.isEmpty { start.copyMemory(from: source, byteCount: bytes.count) }
+        used += bytes.count
+        return (UnsafePointer(start.assumingMemoryBound(to: CChar.self)), bytes.count)
     }
 
     /// Advances to the next row; false when the statement is done.

@@ -45,6 +45,39 @@ import Testing
         #expect(try connection.queryFirst("SELECT body FROM notes WHERE id = ?1", [999]) { $0.string(0) } == nil)
     }
 
+    /// Texts and blobs are bound where the statement keeps its own copy of them (not SQLite's
+    /// copy per value): what was bound must read back whatever became of the values passed in,
+    /// as the right type (an empty text or blob is not NULL), across a buffer that grows and shrinks.
+    @Test func boundTextsAndBlobsReadBackAsBound() throws {
+        let connection = try Self.open()
+        let insert = "INSERT INTO notes (body, data) VALUES (?1, ?2)"
+        var expected: [(String, [UInt8])] = [("", []), ("nul\0inside", [0, 0, 7]), ("é", [1])]
+        for size in [10, 200, 70_000, 300_000, 3] {
+            // Built here and gone after the call: the statement may not point at these.
+            expected.append((String(repeating: "x", count: size) + "\(size)", [UInt8](repeating: UInt8(size % 251), count: size)))
+        }
+        for (body, data) in expected { try connection.run(insert, [.text(body), .blob(data)]) }
+        let rows = try connection.query("SELECT body, data, typeof(body), typeof(data) FROM notes ORDER BY id") {
+            ($0.string(0), $0.blob(1), $0.string(2), $0.string(3))
+        }
+        #expect(rows.map(\.0) == expected.map(\.0))
+        #expect(rows.map(\.1) == expected.map(\.1))
+        #expect(rows.allSatisfy { $0.2 == "text" && $0.3 == "blob" })
+    }
+
+    /// The cache finds a statement by its text, whether the text is the same value or an equal
+    /// one built elsewhere, and prepares it once.
+    @Test func equalTextsShareOneStatement() throws {
+        let connection = try Self.open()
+        let literal = "SELECT count(*) FROM notes WHERE body = ?1"
+        for index in 0..<5 {
+            let built = ["SELECT count(*) FROM notes", "WHERE body = ?1"].joined(separator: " ")
+            #expect(try connection.queryFirst(index % 2 == 0 ? literal : built, [.text("a")]) { $0.int(0) } == 0)
+        }
+        #expect(try connection.statement(literal) === connection.statement(String(literal.reversed().reversed())))
+        #expect(connection.cachedStatements == 1)
+    }
+
     @Test func statementErrorsCarryCodeMessageAndSQL() throws {
         let connection = try Self.open()
         let syntax = #expect(throws: SQLiteError.self) { try connection.run("SELEKT 1") }

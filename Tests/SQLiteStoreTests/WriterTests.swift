@@ -46,9 +46,24 @@ import Testing
         }
     }
 
-    /// Waits until `count` writes are queued.
-    static func waitUntilQueued(_ database: SQLiteDatabase, _ count: Int) async throws {
-        try await waitUntil("\(count) writes queued") { database.writer.statistics.pending >= count }
+    /// Writes queued from the calling thread through `enqueue`, so that they are all in the queue
+    /// when `init` returns: not from tasks, which a pool busy with other tests may start late (a
+    /// run on 2 loaded cores once took more than 60 s to queue fifty).
+    final class QueuedWrites: Sendable {
+        private let answers: Mutex<[Result<any Sendable, any Error>?]>
+
+        init(_ database: SQLiteDatabase, _ works: [@Sendable (SQLiteConnection) throws -> any Sendable]) {
+            answers = Mutex(Array(repeating: nil, count: works.count))
+            for (index, work) in works.enumerated() {
+                database.writer.enqueue(work) { [self] result in answers.withLock { $0[index] = result } }
+            }
+        }
+
+        /// Every write's outcome, in the order queued, once all are answered.
+        func outcomes() async throws -> [Result<any Sendable, any Error>] {
+            try await waitUntil("the queued writes to be answered") { answers.withLock { !$0.contains { $0 == nil } } }
+            return answers.withLock { $0.map { $0! } }
+        }
     }
 
     /// Commits longer than the writer's threshold are counted as slow, and the longest is kept: a
@@ -85,21 +100,12 @@ import Testing
     @Test func writesQueuedWhileTheWriterIsBusyCommitTogetherInOneBatch() async throws {
         let database = try Self.database()
         let held = try await HeldWriter.hold(database)
-        let writes = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<50 {
-                    group.addTask {
-                        _ = try await database.writer.write {
-                            try $0.run("INSERT INTO items (name) VALUES (?1)", [.text("i\(index)")])
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
-        try await Self.waitUntilQueued(database, 50)
+        let writes = QueuedWrites(
+            database,
+            (0..<50).map { index in { try $0.run("INSERT INTO items (name) VALUES (?1)", [.text("i\(index)")]) } })
+        #expect(database.writer.statistics.pending == 50)
         try await held.release()
-        try await writes.value("the queued writes")
+        for outcome in try await writes.outcomes() { _ = try outcome.get() }
         let count = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM items") { $0.int(0) } }
         #expect(count == 50)
         // The held write was one batch; all fifty waiting ones were the next.
@@ -113,18 +119,19 @@ import Testing
         let database = try Self.database()
         _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('taken')") }
         let held = try await HeldWriter.hold(database)
-        let good = Task { try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('fresh')") } }
-        try await Self.waitUntilQueued(database, 1)
-        let bad = Task {
-            try await database.writer.write { connection in
-                try connection.run("INSERT INTO items (name) VALUES ('half')")
-                return try connection.run("INSERT INTO items (name) VALUES ('taken')")
-            }
-        }
-        try await Self.waitUntilQueued(database, 2)
+        let writes = QueuedWrites(
+            database,
+            [
+                { try $0.run("INSERT INTO items (name) VALUES ('fresh')") },
+                { connection in
+                    try connection.run("INSERT INTO items (name) VALUES ('half')")
+                    return try connection.run("INSERT INTO items (name) VALUES ('taken')")
+                },
+            ])
         try await held.release()
-        #expect(try await good.value("the good write") == 1)
-        await #expect(throws: SQLiteError.self) { try await bad.value("the bad write") }
+        let outcomes = try await writes.outcomes()
+        #expect(try outcomes[0].get() as? Int == 1)
+        #expect(throws: SQLiteError.self) { try outcomes[1].get() }
         let names = try await database.readers.read { try $0.query("SELECT name FROM items ORDER BY name") { $0.string(0) } }
         #expect(names == ["fresh", "taken"])
         // The good and the bad write shared one batch (after the first write and the held one).
