@@ -158,12 +158,14 @@ enum MHDCallbacks {
     private static func makeState(
         core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
     ) -> RequestState {
-        var address = [CChar](repeating: 0, count: 64)
-        coordinatord_mhd_client_address(connection, &address, socklen_t(address.count))
+        let remoteAddress = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { address in
+            coordinatord_mhd_client_address(connection, address.baseAddress!, socklen_t(address.count))
+            return String(cString: address.baseAddress!)
+        }
         let state = RequestState(
             method: method.map { String(cString: $0) } ?? "GET",
             path: url.map { String(cString: $0) } ?? "/",
-            remoteAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            remoteAddress: remoteAddress)
         let context = Unmanaged.passUnretained(state).toOpaque()
         MHD_get_connection_values(
             connection, .HEADER_KIND,
@@ -196,11 +198,20 @@ enum MHDCallbacks {
     /// Queues `response`; once the server drains, every answer closes its connection.
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, core: ServerCore) -> MHD_Result {
         if let stream = response.eventStream { return takeOver(stream, head: response, on: connection, core: core) }
-        let mhdResponse = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        // libmicrohttpd sends the body from the array's own storage, which the box keeps alive
+        // (and unchanged: it holds a `let`) until libmicrohttpd destroys the response. A copy
+        // (`RESPMEM_MUST_COPY`) was a large allocation, a copy and a free on every answer.
+        let body = ResponseBody(response.body)
+        let mhdResponse = body.bytes.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer_with_free_callback_cls(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                { box in Unmanaged<ResponseBody>.fromOpaque(box!).release() }, Unmanaged.passRetained(body).toOpaque())
         }
-        guard let mhdResponse else { return .NO }
+        guard let mhdResponse else {
+            // Not created, so libmicrohttpd never calls the free callback: the retain is ours to undo.
+            Unmanaged.passUnretained(body).release()
+            return .NO
+        }
         defer { MHD_destroy_response(mhdResponse) }
         for field in response.headers {
             // `withCString` lends a native string's own bytes; passing the strings as arguments
@@ -279,4 +290,10 @@ extension HTTPResponse {
     func serializedForRawSocket() -> [UInt8] {
         Array((statusAndFields() + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
     }
+}
+
+/// An answer's body while libmicrohttpd sends it: the array whose storage it reads.
+private final class ResponseBody {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }

@@ -97,7 +97,7 @@ extension CoordinatorNode {
         output.append(contentsOf: #"{"children":{"#.utf8)
         for (index, child) in children.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONValue.string(child.key).write(to: &output)
+            JSONValue.writeString(child.key, to: &output)
             output.append(UInt8(ascii: ":"))
             output.appendDecimal(child.value)
         }
@@ -109,7 +109,7 @@ extension CoordinatorNode {
         output.append(contentsOf: #","id":"#.utf8)
         output.appendDecimal(id)
         output.append(contentsOf: #","key":"#.utf8)
-        JSONValue.string(key).write(to: &output)
+        JSONValue.writeString(key, to: &output)
         if let parent {
             output.append(contentsOf: #","parent":"#.utf8)
             output.appendDecimal(parent)
@@ -117,7 +117,7 @@ extension CoordinatorNode {
         output.append(contentsOf: hasShownScreens ? #","shown":true,"state":"#.utf8 : #","shown":false,"state":"#.utf8)
         output.append(contentsOf: try encodedState ?? Self.encode(coordinator))
         output.append(contentsOf: #","type":"#.utf8)
-        JSONValue.string(typeName).write(to: &output)
+        JSONValue.writeString(typeName, to: &output)
         output.append(contentsOf: #","version":"#.utf8)
         output.appendDecimal(type(of: coordinator).schemaVersion)
         output.append(UInt8(ascii: "}"))

@@ -26,15 +26,19 @@ extension NavigationApp {
             return JournaledPayload(payload: .null, redacted: payload == .null ? [] : ["(payload)"])
         }
         guard let declaration else { return JournaledPayload(payload: .object([:]), redacted: members.keys.sorted()) }
+        guard !members.isEmpty else { return JournaledPayload(payload: payload, redacted: []) }
         var kept: [String: JSONValue] = [:]
         var redacted: [String] = []
+        var found = 0
         for field in declaration.fields {
             guard let value = members[field.name] else { continue }
+            found += 1
             if field.isSecret { redacted.append(field.name) } else { kept[field.name] = value }
         }
         // Undeclared members are dropped too (named, so the journal says something was left out).
-        let declared = Set(declaration.fields.map(\.name))
-        redacted += members.keys.filter { !declared.contains($0) }.sorted()
+        if found < members.count {
+            redacted += members.keys.filter { key in !declaration.fields.contains { $0.name == key } }.sorted()
+        }
         return JournaledPayload(payload: .object(kept), redacted: redacted)
     }
 }

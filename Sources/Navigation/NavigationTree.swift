@@ -18,12 +18,12 @@ public struct NavigationTree: Sendable, Equatable {
 
     /// The layer that is shown on top (empty layers are skipped).
     var topLayerIndex: Int? {
-        layers.lastIndex { !$0.visibleScreens.isEmpty }
+        layers.lastIndex { $0.topVisibleScreen != nil }
     }
 
     /// The one screen that accepts events now.
     public var top: Screen? {
-        topLayerIndex.flatMap { layers[$0].visibleScreens.last }
+        topLayerIndex.flatMap { layers[$0].topVisibleScreen }
     }
 
     /// Notes the top screen's canonical link when it is not known yet (restored from a snapshot,

@@ -11,12 +11,68 @@ extension NavigationApp {
     }
 
     /// The State with `extra` members (`id`, `version`, `token`), serialized directly with each
-    /// screen's cached props: the bytes every answer carries.
+    /// screen's cached props: the bytes every answer carries. Members are written in key order
+    /// (canonical JSON) by merging the State's own keys, in order already, with `extra`'s, sorted;
+    /// where both name a key, the State's own wins.
     public func renderState(_ tree: NavigationTree, extra: [String: JSONValue]) -> [UInt8] {
-        let top = tree.top?.id
-        let accepted = JSONValue.array(acceptedEvents(in: tree).map(JSONValue.string)).serialized()
+        let top = tree.top
         var output: [UInt8] = []
         output.reserveCapacity(tree.estimatedJSONBytes)
+        let link = link(of: tree)
+        let extra = extra.count < 2 ? Array(extra) : extra.sorted { $0.key < $1.key }
+        var nextExtra = 0
+        var first = true
+        output.append(UInt8(ascii: "{"))
+        /// Writes `extra`'s members that sort before `key` (all that remain when nil), and skips
+        /// one named `key`: the State's own member of that name is written instead.
+        func writeExtra(before key: String?, to output: inout [UInt8]) {
+            while nextExtra < extra.count {
+                let member = extra[nextExtra]
+                if let key, member.key >= key {
+                    if member.key == key { nextExtra += 1 }
+                    return
+                }
+                nextExtra += 1
+                Self.writeMember(member.key, to: &output, first: &first)
+                member.value.write(to: &output)
+            }
+        }
+        writeExtra(before: "link", to: &output)
+        if let link {
+            JSONWriting.writeKey("link", to: &output, first: &first)
+            JSONValue.writeString(link, to: &output)
+        }
+        writeExtra(before: "stack", to: &output)
+        JSONWriting.writeKey("stack", to: &output, first: &first)
+        writeStack(tree, top: top?.id, to: &output)
+        writeExtra(before: "top", to: &output)
+        JSONWriting.writeKey("top", to: &output, first: &first)
+        if let top { JSONValue.writeString(top.id.rawValue, to: &output) } else { output.append(contentsOf: "null".utf8) }
+        writeExtra(before: "user", to: &output)
+        JSONWriting.writeKey("user", to: &output, first: &first)
+        SessionUser.write(tree.user, to: &output)
+        writeExtra(before: nil, to: &output)
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    /// `"key":`, after a comma unless `first`, for a key that may need escaping.
+    private static func writeMember(_ key: String, to output: inout [UInt8], first: inout Bool) {
+        if !first { output.append(UInt8(ascii: ",")) }
+        first = false
+        JSONValue.writeString(key, to: &output)
+        output.append(UInt8(ascii: ":"))
+    }
+
+    /// The State's `stack`: each layer with its screens; only the top screen (`top`) lists the
+    /// events it accepts.
+    private func writeStack(_ tree: NavigationTree, top: ScreenID?, to output: inout [UInt8]) {
+        var accepted: [UInt8] = [UInt8(ascii: "[")]
+        for (index, name) in acceptedEvents(in: tree).enumerated() {
+            if index > 0 { accepted.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(name, to: &accepted)
+        }
+        accepted.append(UInt8(ascii: "]"))
         func write(_ screens: [Screen], to output: inout [UInt8]) {
             output.append(UInt8(ascii: "["))
             for (index, screen) in screens.enumerated() {
@@ -29,50 +85,32 @@ extension NavigationApp {
                     output.append(UInt8(ascii: "]"))
                 }
                 output.append(contentsOf: #","id":"#.utf8)
-                JSONValue.string(screen.id.rawValue).write(to: &output)
+                JSONValue.writeString(screen.id.rawValue, to: &output)
                 output.append(contentsOf: #","name":"#.utf8)
-                JSONValue.string(screen.name).write(to: &output)
+                JSONValue.writeString(screen.name, to: &output)
                 output.append(contentsOf: #","props":"#.utf8)
                 output.append(contentsOf: screen.propsJSON)
                 output.append(UInt8(ascii: "}"))
             }
             output.append(UInt8(ascii: "]"))
         }
-        var members = extra
-        members["top"] = .optional(top?.rawValue)
-        // The top screen's canonical link, only when it has one: States without it are unchanged.
-        if let link = link(of: tree) { members["link"] = .string(link) }
-        members["user"] = tree.user?.json ?? .null
-        members["stack"] = .null  // a placeholder, written below in key order
-        output.append(UInt8(ascii: "{"))
-        for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONValue.string(key).write(to: &output)
-            output.append(UInt8(ascii: ":"))
-            guard key == "stack" else {
-                value.write(to: &output)
-                continue
+        output.append(UInt8(ascii: "["))
+        for (layerIndex, layer) in tree.layers.enumerated() {
+            if layerIndex > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: #"{"presentation":"#.utf8)
+            JSONValue.writeString(layer.presentation.rawValue, to: &output)
+            if let tabs = layer.tabs {
+                output.append(contentsOf: #","selectedTab":"#.utf8)
+                JSONValue.optional(layer.selectedTab).write(to: &output)
+                output.append(contentsOf: #","tabs":"#.utf8)
+                tabs.write(to: &output) { screens, output in write(screens, to: &output) }
+            } else {
+                output.append(contentsOf: #","screens":"#.utf8)
+                write(layer.screens, to: &output)
             }
-            output.append(UInt8(ascii: "["))
-            for (layerIndex, layer) in tree.layers.enumerated() {
-                if layerIndex > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: #"{"presentation":"#.utf8)
-                JSONValue.string(layer.presentation.rawValue).write(to: &output)
-                if let tabs = layer.tabs {
-                    output.append(contentsOf: #","selectedTab":"#.utf8)
-                    JSONValue.optional(layer.selectedTab).write(to: &output)
-                    output.append(contentsOf: #","tabs":"#.utf8)
-                    tabs.write(to: &output) { screens, output in write(screens, to: &output) }
-                } else {
-                    output.append(contentsOf: #","screens":"#.utf8)
-                    write(layer.screens, to: &output)
-                }
-                output.append(UInt8(ascii: "}"))
-            }
-            output.append(UInt8(ascii: "]"))
+            output.append(UInt8(ascii: "}"))
         }
-        output.append(UInt8(ascii: "}"))
-        return output
+        output.append(UInt8(ascii: "]"))
     }
 
     /// The coordinator tree for inspection: each coordinator's type, key, screens and children.

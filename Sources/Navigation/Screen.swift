@@ -129,6 +129,14 @@ public struct Layer: Sendable, Hashable, Codable {
         return tabs.first { $0.name == selectedTab }?.screens ?? []
     }
 
+    /// The top of the stack that is shown, without copying the stack out (`top` is read about ten
+    /// times an event).
+    var topVisibleScreen: Screen? {
+        guard let tabs else { return screens.last }
+        for tab in tabs where tab.name == selectedTab { return tab.screens.last }
+        return nil
+    }
+
     /// Every screen of the layer, all tabs included.
     var allScreens: [Screen] {
         guard let tabs else { return screens }
@@ -165,9 +173,9 @@ struct StackRef: Sendable, Hashable, Codable {
 extension Screen {
     func writeSnapshot(to output: inout [UInt8]) {
         output.append(contentsOf: #"{"id":"#.utf8)
-        JSONValue.string(id.rawValue).write(to: &output)
+        JSONValue.writeString(id.rawValue, to: &output)
         output.append(contentsOf: #","name":"#.utf8)
-        JSONValue.string(name).write(to: &output)
+        JSONValue.writeString(name, to: &output)
         output.append(contentsOf: #","owner":"#.utf8)
         output.appendDecimal(owner)
         output.append(contentsOf: #","props":"#.utf8)
@@ -194,12 +202,12 @@ extension Layer {
         output.append(contentsOf: #","owner":"#.utf8)
         output.appendDecimal(owner)
         output.append(contentsOf: #","presentation":"#.utf8)
-        JSONValue.string(presentation.rawValue).write(to: &output)
+        JSONValue.writeString(presentation.rawValue, to: &output)
         output.append(contentsOf: #","screens":"#.utf8)
         screens.writeSnapshot(to: &output)
         if let selectedTab {
             output.append(contentsOf: #","selectedTab":"#.utf8)
-            JSONValue.string(selectedTab).write(to: &output)
+            JSONValue.writeString(selectedTab, to: &output)
         }
         if let tabs {
             output.append(contentsOf: #","tabs":"#.utf8)
@@ -217,11 +225,11 @@ extension Array where Element == Tab {
         for (index, tab) in enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             output.append(contentsOf: #"{"name":"#.utf8)
-            JSONValue.string(tab.name).write(to: &output)
+            JSONValue.writeString(tab.name, to: &output)
             output.append(contentsOf: #","screens":"#.utf8)
             writeScreens(tab.screens, &output)
             output.append(contentsOf: #","title":"#.utf8)
-            JSONValue.string(tab.title).write(to: &output)
+            JSONValue.writeString(tab.title, to: &output)
             output.append(UInt8(ascii: "}"))
         }
         output.append(UInt8(ascii: "]"))

@@ -16,5 +16,13 @@ public struct SessionUser: Sendable, Codable, Hashable {
         self.displayName = displayName
     }
 
-    var json: JSONValue { ["id": .int(Int(id)), "displayName": .string(displayName)] }
+    /// Writes `user` as the State and snapshots show it, `{"displayName":…,"id":…}`, or `null`.
+    static func write(_ user: SessionUser?, to output: inout [UInt8]) {
+        guard let user else { return output.append(contentsOf: "null".utf8) }
+        output.append(contentsOf: #"{"displayName":"#.utf8)
+        JSONValue.writeString(user.displayName, to: &output)
+        output.append(contentsOf: #","id":"#.utf8)
+        output.appendDecimal(Int(user.id))
+        output.append(UInt8(ascii: "}"))
+    }
 }

@@ -70,11 +70,11 @@ extension NavigationApp {
         output.append(contentsOf: #","nextScreen":"#.utf8)
         output.appendDecimal(tree.nextScreen)
         output.append(contentsOf: #","platform":"#.utf8)
-        JSONValue.string(tree.platform.rawValue).write(to: &output)
+        JSONValue.writeString(tree.platform.rawValue, to: &output)
         output.append(contentsOf: #","root":"#.utf8)
         output.appendDecimal(tree.rootID)
         output.append(contentsOf: #","user":"#.utf8)
-        (tree.user?.json ?? .null).write(to: &output)
+        SessionUser.write(tree.user, to: &output)
         output.append(UInt8(ascii: "}"))
         return output
     }

@@ -19,10 +19,13 @@ public struct UserTable: Sendable, Hashable {
     public init(_ name: String, idColumn: String = "id") {
         self.name = name
         self.idColumn = idColumn
+        self.existsSQL = "SELECT 1 FROM \(name) WHERE \(idColumn) = ?1"
     }
 
-    /// The query that finds user `?1`'s row: a row when the user exists, none when not.
-    package var existsSQL: String { "SELECT 1 FROM \(name) WHERE \(idColumn) = ?1" }
+    /// The query that finds user `?1`'s row: a row when the user exists, none when not. Made
+    /// once: SQLite's writer runs it with every signed-in event, and its statement is found by
+    /// where this text is kept.
+    package let existsSQL: String
 
     /// What is wrong with the declaration, in sentences (empty when nothing is): the names go
     /// into SQL as they are, so each must be a plain identifier.

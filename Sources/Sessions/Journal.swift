@@ -106,9 +106,11 @@ struct JournalRecord: Sendable {
         self.screen = screen
         self.screenName = screenName
         self.event = event
-        self.payloadText = String(decoding: payload.payload.serialized(), as: UTF8.self)
-        self.redactedText = String(
-            decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self)
+        self.payloadText =
+            payload.payload == .object([:]) ? "{}" : String(decoding: payload.payload.serialized(), as: UTF8.self)
+        self.redactedText =
+            payload.redacted.isEmpty
+            ? "[]" : String(decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self)
         self.replay = replay
         self.snapshot = snapshot
     }

@@ -53,10 +53,11 @@ enum JournalSQL {
         return try connection.queryFirst(insertReturningID, values) { $0.int64(0) }
     }
 
-    /// What follows an entry once its row names it: its user's listing, and every `trimEvery`
-    /// versions the trim to the newest `keep`.
-    static func follow(_ connection: any SQLConnection, _ record: JournalRecord, keep: Int) throws {
-        if let user = record.user { try connection.run(listUser, [.text(record.session), .integer(user)]) }
+    /// What follows an entry once its row names it: its user's listing (unless the session is
+    /// known to be `listed` already, `JournalListings`), and every `trimEvery` versions the trim
+    /// to the newest `keep`.
+    static func follow(_ connection: any SQLConnection, _ record: JournalRecord, keep: Int, listed: Bool = false) throws {
+        if let user = record.user, !listed { try connection.run(listUser, [.text(record.session), .integer(user)]) }
         if let bound = trimBound(after: record, keep: keep) {
             try connection.run(
                 trim(bound: "?2", head: rowHead), [.text(record.session), .int(bound)])
@@ -189,15 +190,17 @@ enum JournalSQL {
     }
 
     /// Deletes the whole journal of every session user `id` was signed in to (an account deleted).
-    static func forget(_ connection: any SQLConnection, user id: Int64) throws {
+    static func forget(_ connection: any SQLConnection, user id: Int64, listings: JournalListings) throws {
         let sessions = try connection.query(
             "SELECT session_id FROM journal_users WHERE user_id = ?1", [.integer(id)]) { $0.string(0) }
-        for session in sessions { try delete(connection, session: session) }
+        for session in sessions { try delete(connection, session: session, listings: listings) }
     }
 
-    /// Deletes session `id`'s journal (the session was deleted, or a user it named). Call it
-    /// before deleting the session's row, which names the newest entry.
-    static func delete(_ connection: any SQLConnection, session id: String) throws {
+    /// Deletes session `id`'s journal (the session was deleted, or a user it named), its listings
+    /// among them (`listings` hears of it first). Call it before deleting the session's row,
+    /// which names the newest entry.
+    static func delete(_ connection: any SQLConnection, session id: String, listings: JournalListings) throws {
+        listings.willDelete()
         try connection.run("DELETE FROM session_journal WHERE id IN (\(walk(from: head)) SELECT id FROM walk)", [.text(id)])
         try connection.run("UPDATE sessions SET journal_head = NULL WHERE id = ?1", [.text(id)])
         try connection.run("DELETE FROM journal_heads WHERE session_id = ?1", [.text(id)])
@@ -231,8 +234,11 @@ enum JournalSQL {
     /// Deletes entries written before `before` among the `limit` oldest; returns how many. The
     /// oldest entries come first by id, so the sweep walks the table from its start in bounded
     /// batches and stops at the first batch with anything younger. A session whose newest entry
-    /// went has no journal left: it is no longer listed under its users, nor known once ended.
-    static func deleteOld(_ connection: any SQLConnection, before: Int64, limit: Int) throws -> Int {
+    /// went has no journal left: it is no longer listed under its users (`listings` hears of it
+    /// first), nor known once ended.
+    static func deleteOld(_ connection: any SQLConnection, before: Int64, limit: Int, listings: JournalListings) throws
+        -> Int
+    {
         let sessions = try connection.query(
             """
             DELETE FROM session_journal WHERE at < ?1 AND id IN
@@ -240,6 +246,7 @@ enum JournalSQL {
             RETURNING session_id
             """, [.integer(before), .int(limit)]
         ) { $0.string(0) }
+        if !sessions.isEmpty { listings.willDelete() }
         for session in Set(sessions) {
             let gone = "NOT EXISTS (SELECT 1 FROM session_journal WHERE id = \(head))"
             try connection.run("DELETE FROM journal_users WHERE session_id = ?1 AND \(gone)", [.text(session)])

@@ -20,6 +20,9 @@ package final class ResidentSession: Sendable {
         /// This copy left memory (its store row changed underneath, or the session ended):
         /// whoever gets its lock afterwards must load the session again.
         var retired = false
+        /// The user the session's journal is listed under, as its last event stored it
+        /// (`JournalListings`); nil when not known.
+        var journalListing: JournalListings.Listed?
 
         /// A session as it is stored now.
         init(tree: NavigationTree, version: Int, snapshot: [UInt8], tokenHash: [UInt8], expiresAt: Int64) {

@@ -174,6 +174,7 @@ extension SessionService {
                 $0.expiresAt = now + configuration.idleTimeoutSeconds
                 $0.storedExpiresAt = $0.expiresAt
                 $0.touched = false
+                $0.journalListing = applied.journalListing
             }
             if applied.tokenHash != current.tokenHash {
                 cache.retoken(session.id, from: current.tokenHash, to: applied.tokenHash)
@@ -194,6 +195,8 @@ extension SessionService {
         let tokenHash: [UInt8]
         let answer: StoredAnswer
         let endedSessionsOfUsers: Set<Int64>
+        /// The session's journal listing as the write left it (`JournalListings`).
+        let journalListing: JournalListings.Listed?
         /// The new State as streams show it, when the answer is exactly that (no token in it):
         /// then the streams reuse it instead of rendering the State again.
         let state: [UInt8]?
@@ -229,7 +232,8 @@ extension SessionService {
             }
         }
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
-            try self.store(ran, of: request, current: current, now: now, connection)
+            var ran = ran
+            ran.journalListing = try self.store(ran, of: request, current: current, now: now, connection)
             return ran
         }
         // Once a run tried to read (or write), the rounds after a preparation skip the attempts
@@ -277,7 +281,7 @@ extension SessionService {
                 deviceToken: ran.outcome.deviceToken)
         return Applied(
             tree: ran.tree, snapshot: ran.snapshot, tokenHash: ran.tokenHash, answer: answer,
-            endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers,
+            endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers, journalListing: ran.journalListing,
             state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
     }
 
@@ -294,13 +298,16 @@ extension SessionService {
         let tree: NavigationTree
         let outcome: EventOutcome
         let snapshot: [UInt8]
-        /// What the journal entry keeps of `snapshot` (`journalSnapshot`); nil with the journal off.
-        let journalSnapshot: [UInt8]?
+        /// The event's journal entry, made with the run (off the writer, for a run that is); nil
+        /// with the journal off.
+        let journal: JournalRecord?
         let newToken: String?
         let tokenHash: [UInt8]
         let answer: StoredAnswer?
         /// The user whose row the write must find (`FlowRunner.apply`'s `userToConfirm`).
         let userToConfirm: Int64?
+        /// Set by the write: the session's journal listing as it left it.
+        var journalListing: JournalListings.Listed?
     }
 
     /// Runs the event's flow on `connection`, with models bound to it; renders the answer when
@@ -322,18 +329,23 @@ extension SessionService {
                 deviceToken: outcome.deviceToken) : nil
         return FlowRun(
             tree: tree, outcome: outcome, snapshot: snapshot,
-            journalSnapshot: configuration.journal.enabled
-                ? journalSnapshot(snapshot, json: json, over: current, version: current.version + 1) : nil,
+            journal: configuration.journal.enabled
+                ? journalRecord(
+                    request, current: current, tree: tree,
+                    snapshot: journalSnapshot(snapshot, json: json, over: current, version: current.version + 1), now: now)
+                : nil,
             newToken: newToken,
             tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer, userToConfirm: userToConfirm)
     }
 
     /// Stores what a flow made, on the writer: the session's new version over the one it was made
-    /// from (or `ResidentCopyOutdated`), the sessions it ended, and the answer for its key.
+    /// from (or `ResidentCopyOutdated`), the sessions it ended, and the answer for its key. Returns
+    /// the journal listing it knows stored (SQLite), which the next event need not store again.
     private func store(
         _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64,
         _ connection: any SQLConnection
-    ) throws {
+    ) throws -> JournalListings.Listed? {
+        var listing: JournalListings.Listed?
         let identity =
             ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
             ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id)
@@ -349,12 +361,9 @@ extension SessionService {
                 try FoldedEventSQL.update(
                     connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
                     identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
-                    journal: settings.enabled
-                        ? FoldedEventSQL.Journaled(
-                            record: journalRecord(
-                                request, current: current, tree: ran.tree, snapshot: ran.journalSnapshot ?? ran.snapshot,
-                                now: now),
-                            node: settings.node, keep: settings.maxVersionsPerSession) : nil,
+                    journal: ran.journal.map {
+                        FoldedEventSQL.Journaled(record: $0, node: settings.node, keep: settings.maxVersionsPerSession)
+                    },
                     answer: answerToKeep(ran, of: request, now: now).map {
                         FoldedEventSQL.Answered(values: $0, keep: configuration.maxIdempotencyKeysPerSession)
                     },
@@ -373,11 +382,7 @@ extension SessionService {
             // The entry first, so that the row's update names it (a lost compare-and-set rolls
             // back the write, the entry with it).
             let settings = configuration.journal
-            let record =
-                settings.enabled
-                ? journalRecord(
-                    request, current: current, tree: ran.tree, snapshot: ran.journalSnapshot ?? ran.snapshot, now: now)
-                : nil
+            let record = ran.journal
             if let record { try JournalSQL.insert(connection, record, node: settings.node, returningID: false) }
             guard
                 try SessionSQL.update(
@@ -385,7 +390,12 @@ extension SessionService {
                     identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
                     namingTheLastInsertedEntry: record != nil)
             else { throw ResidentCopyOutdated() }
-            if let record { try JournalSQL.follow(connection, record, keep: settings.maxVersionsPerSession) }
+            if let record {
+                let user = record.user
+                let listed = user.map { journalListings.holds(current.journalListing, user: $0) } ?? false
+                try JournalSQL.follow(connection, record, keep: settings.maxVersionsPerSession, listed: listed)
+                listing = user.map(journalListings.listed)
+            }
         }
         for user in ran.outcome.endedSessionsOfUsers {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
@@ -398,6 +408,7 @@ extension SessionService {
                 connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
                 rotates: ran.outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
         }
+        return listing
     }
 
     /// The column values of the answer to keep for replay, when the request has an `Idempotency-Key`.

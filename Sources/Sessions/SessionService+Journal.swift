@@ -76,7 +76,7 @@ extension SessionService {
     /// Erases `users` from the journal, on the connection of the event that deleted their
     /// accounts: the whole journal of every session each was signed in to (`Context.forgetUser`).
     func forgetInJournal(_ users: Set<Int64>, _ connection: any SQLConnection) throws {
-        for user in users { try JournalSQL.forget(connection, user: user) }
+        for user in users { try JournalSQL.forget(connection, user: user, listings: journalListings) }
     }
 
     // MARK: Reads

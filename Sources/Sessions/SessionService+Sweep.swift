@@ -21,7 +21,9 @@ extension SessionService {
             }
             _ = try await inBatches { try SessionSQL.deleteAnswers($0, before: keysBefore, limit: batch) }
             let journalBefore = now - configuration.journal.retentionSeconds
-            _ = try await inBatches { try JournalSQL.deleteOld($0, before: journalBefore, limit: batch) }
+            _ = try await inBatches {
+                try JournalSQL.deleteOld($0, before: journalBefore, limit: batch, listings: self.journalListings)
+            }
             if store.isShared {
                 // Leases long ended (their nodes stopped streaming, or stopped): a lease's length
                 // again as a margin for nodes whose clocks differ.

@@ -23,6 +23,7 @@ package final class SessionService: Sendable {
     let cache: SessionCache
     /// The events that read when they last ran, which skip the run without a connection.
     let connectionHints = ConnectionHints()
+    let journalListings = JournalListings()
     let idempotency = IdempotencyGate()
     let pendingTouches = PendingTouches()
     let creations: CreationLimiter
@@ -301,7 +302,7 @@ package final class SessionService: Sendable {
         try await session.lock.withLock {
             try await self.write {
                 // A deleted session leaves no history behind (an ended one keeps it for the retention).
-                try JournalSQL.delete($0, session: id)
+                try JournalSQL.delete($0, session: id, listings: self.journalListings)
                 try SessionSQL.delete($0, id: id)
                 try self.noticeOtherNodes([.deleted(id)], $0, now: now)
             }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A journal entry's snapshot kept as the difference from the entry before it. An event changes
 /// one stretch of the JSON (a screen pushed or popped, a prop changed), so the delta is the
 /// bytes between what both share at their start and at their end: often none, and a few
@@ -94,12 +96,16 @@ extension StoredSnapshot {
         }
     }
 
-    /// How many bytes `a` and `b` share at their start, compared eight at a time.
+    /// How many bytes `a` and `b` share at their start: `memcmp` (vectorized) over blocks of
+    /// `block` bytes to the first that differs, then eight bytes at a time within it.
     private static func sharedStart(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in
                 let limit = min(a.count, b.count)
                 var offset = 0
+                while offset + block <= limit && memcmp(a.baseAddress! + offset, b.baseAddress! + offset, block) == 0 {
+                    offset += block
+                }
                 while offset + 8 <= limit
                     && a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                         == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -112,12 +118,18 @@ extension StoredSnapshot {
         }
     }
 
-    /// How many bytes `a` and `b` share at their end, leaving the first `notBefore` of each alone.
+    /// How many bytes `a` and `b` share at their end, leaving the first `notBefore` of each alone;
+    /// compared as `sharedStart` does, from the end.
     private static func sharedEnd(_ a: [UInt8], _ b: [UInt8], notBefore start: Int) -> Int {
         a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in
                 let limit = min(a.count, b.count) - start
                 var shared = 0
+                while shared + block <= limit
+                    && memcmp(a.baseAddress! + (a.count - shared - block), b.baseAddress! + (b.count - shared - block), block) == 0
+                {
+                    shared += block
+                }
                 while shared + 8 <= limit
                     && a.loadUnaligned(fromByteOffset: a.count - shared - 8, as: UInt64.self)
                         == b.loadUnaligned(fromByteOffset: b.count - shared - 8, as: UInt64.self)
@@ -129,4 +141,7 @@ extension StoredSnapshot {
             }
         }
     }
+
+    /// The bytes `sharedStart` and `sharedEnd` hand to `memcmp` at a time.
+    private static let block = 128
 }

@@ -151,6 +151,38 @@ import Testing
         #expect(try Self.listedUsers(client.id, connection) == [ada])
     }
 
+    /// On SQLite an event lists its session under its user only when the session does not know
+    /// itself listed: once per user, and again after the journal's deletions may have removed
+    /// the listing (here the retention sweep). A trigger counts the listing statements the
+    /// server runs, whether or not they insert a row.
+    @Test func aSessionIsListedOnceNotWithEveryEvent() async throws {
+        let server = try await ServerProcess.start(
+            backend: .sqlite, arguments: ["--test-hooks", "--journal-retention", "100", "--session-idle-timeout", "1000"])
+        var client = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&client, Self.ada)
+        let connection = try StoredData.open(server.databasePath)
+        try connection.run("CREATE TABLE listing_attempts (session_id TEXT)", [])
+        try connection.run(
+            """
+            CREATE TRIGGER count_listing_attempts BEFORE INSERT ON journal_users
+            BEGIN INSERT INTO listing_attempts VALUES (new.session_id); END
+            """, [])
+        let attempts = { try connection.queryFirst("SELECT count(*) FROM listing_attempts", []) { $0.int(0) } }
+        for tab in ["profile", "home", "profile"] { try Journey.expect200(try await client.send("selectTab", ["tab": tab])) }
+        #expect(try attempts() == 0, "the session was listed when it signed up")
+        let ada = try Self.listedUsers(client.id, connection)
+        #expect(ada.count == 1)
+
+        try await server.advanceClock(seconds: 101)
+        try await server.sweep()
+        #expect(try Self.listedUsers(client.id, connection) == [])
+        try Journey.expect200(try await client.send("selectTab", ["tab": "home"]))
+        try Journey.expect200(try await client.send("selectTab", ["tab": "profile"]))
+        #expect(try attempts() == 1, "listed again once after the sweep")
+        #expect(try Self.listedUsers(client.id, connection) == ada)
+        try await server.stop()
+    }
+
     /// An ended session's history stays readable by its journal's newest entry, kept when its
     /// row went; once the sweep deleted the journal, the session is unknown.
     @Test(arguments: Backend.allCases) func anEndedSessionIsKnownUntilItsJournalIsSwept(backend: Backend) async throws {

@@ -106,4 +106,21 @@ extension Driver {
         #expect(try JSONValue.parse(bytes) == .object(expected))
         #expect(bytes == JSONValue.object(expected).serialized())
     }
+
+    /// Extra members sorting before, between and after the State's own are written in key order,
+    /// and one named like a member of the State's own does not replace it.
+    @Test func extraMembersAreMergedInKeyOrderAndNeverReplaceTheStatesOwn() throws {
+        var driver = try Driver()
+        try driver.send("showTabs")
+        let extra: [String: JSONValue] = [
+            "a": 1, "deviceToken": "d", "m": [true], "stack": "not the stack", "t": .null, "token": "k", "top": "not the top",
+            "u": "between top and user", "version": 9, "zz": ["k": "v"],
+        ]
+        var expected = driver.app.render(driver.tree)
+        for (key, value) in extra where expected[key] == nil { expected[key] = value }
+        let bytes = driver.app.renderState(driver.tree, extra: extra)
+        #expect(bytes == JSONValue.object(expected).serialized())
+        #expect(expected["top"] != "not the top" && expected["stack"] != "not the stack")
+        #expect(driver.app.renderState(driver.tree, extra: ["b": 2]) == JSONValue.object(driver.app.render(driver.tree).merging(["b": 2]) { own, _ in own }).serialized())
+    }
 }

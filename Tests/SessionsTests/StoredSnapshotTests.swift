@@ -45,6 +45,34 @@ import Testing
         #expect(try StoredSnapshot.unpack(StoredSnapshot.pack(next), base: base) == next)
     }
 
+    /// The shared start and end are found in blocks, then words, then bytes: for changes at
+    /// every kind of place (block and word edges, the very ends, none at all, one side longer),
+    /// the delta names exactly the stretch a byte-by-byte comparison finds, and reads back.
+    @Test func aDeltaSkipsExactlyWhatBothShare() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<400 {
+            let base = (0..<Int.random(in: 0..<1_200, using: &random)).map { _ in UInt8.random(in: 97...100, using: &random) }
+            var next = base
+            if !next.isEmpty && Bool.random(using: &random) {
+                let at = [0, 7, 8, 127, 128, 129, 255, 256, next.count / 2, next.count - 1].map { min($0, next.count - 1) }
+                    .randomElement(using: &random)!
+                let removed = Int.random(in: 0...min(20, next.count - at), using: &random)
+                let inserted = (0..<Int.random(in: 0..<20, using: &random)).map { _ in UInt8.random(in: 97...101, using: &random) }
+                next.replaceSubrange(at..<(at + removed), with: inserted)
+            }
+            var start = 0
+            while start < min(base.count, next.count) && base[start] == next[start] { start += 1 }
+            var end = 0
+            while end < min(base.count, next.count) - start && base[base.count - end - 1] == next[next.count - end - 1] {
+                end += 1
+            }
+            let delta = StoredSnapshot.packDelta(next, over: base)
+            let field = { (index: Int) in delta[(1 + 4 * index)..<(5 + 4 * index)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            #expect(field(2) == start && field(3) == end, "\(base.count) → \(next.count) bytes")
+            #expect(try StoredSnapshot.unpack(delta, base: base) == next)
+        }
+    }
+
     /// Compression states are reused between snapshots: each block must still stand alone (read
     /// back with nothing compressed before it), and threads must not share one at a time.
     @Test func snapshotsPackedOneAfterAnotherOnManyThreadsEachReadBackAlone() async throws {
