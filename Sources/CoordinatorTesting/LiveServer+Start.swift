@@ -34,14 +34,14 @@ extension LiveServer {
     /// Waits until the server started as `pid` prints where it listens (`<app> listening on
     /// http://127.0.0.1:<port>`) into `log`; throws, with the log, when it exits first or past `deadline`.
     static func waitForPort(_ pid: pid_t, log: String, deadline: Duration) async throws -> Int {
-        let end = ContinuousClock.now + deadline
+        var end = PollingDeadline(deadline)
         while true {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let port = port(in: text) { return port }
             if let status = try Spawn.ended(pid) {
                 throw LiveServerError("the server exited (code \(Spawn.exitCode(status))) before it listened:\n\(text)")
             }
-            guard ContinuousClock.now < end else {
+            guard !end.hasPassed() else {
                 throw LiveServerError("the server did not say where it listens within \(deadline):\n\(text)")
             }
             // A pause between checks of the condition, which is the loop's own.

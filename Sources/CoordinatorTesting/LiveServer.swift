@@ -25,7 +25,8 @@ public final class LiveServer: Sendable {
     public let databasePath: String
     /// Where its output (the log) goes.
     public let logPath: String
-    /// How long a request, the start and the stop may take.
+    /// How long a request, the start and the stop may take. The start's and the stop's waits do
+    /// not count a stretch of more than a second in which the test process did not run at all.
     public let deadline: Duration
     private let pid: pid_t
     private let folder: URL
@@ -89,13 +90,13 @@ public final class LiveServer: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         if let code = exitCode.withLock({ $0 }) { return code }
         kill(pid, SIGTERM)
-        let end = ContinuousClock.now + deadline
+        var end = PollingDeadline(deadline)
         while true {
             if let status = try Spawn.ended(pid) {
                 exitCode.withLock { $0 = Spawn.exitCode(status) }
                 return Spawn.exitCode(status)
             }
-            guard ContinuousClock.now < end else {
+            guard !end.hasPassed() else {
                 Spawn.kill(pid)
                 exitCode.withLock { $0 = 128 + SIGKILL }
                 throw LiveServerError("the server did not stop within \(deadline) of SIGTERM; its log:\n\(log)")
