@@ -2,6 +2,11 @@
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+# How long a step waits for the page to show what it should. Generous, as the Swift tests'
+# deadlines are: a parallel test run on two cores kept Chromium from drawing a screen within
+# 10 s. Every wait is for something that should happen, so a passing run never waits this long.
+WAIT_SECONDS = 60
+
 
 def chromium(window="390,844"):
     """A new headless Chromium with a `window` ("width,height") and the console kept for `get_log`."""

@@ -13,13 +13,13 @@ import sys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium
+from chromium import chromium, WAIT_SECONDS
 
 BASE, SESSION, KEY, OUT = sys.argv[1:5]
 os.makedirs(OUT, exist_ok=True)
 
 driver = chromium("1400,900")
-wait = WebDriverWait(driver, 10)
+wait = WebDriverWait(driver, WAIT_SECONDS)
 errors = []
 
 

@@ -15,14 +15,14 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, desktop, phone
+from chromium import chromium, desktop, phone, WAIT_SECONDS
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 PASSWORD = "correct horse battery staple"
 os.makedirs(OUT, exist_ok=True)
 
 driver = chromium()
-wait = WebDriverWait(driver, 10)
+wait = WebDriverWait(driver, WAIT_SECONDS)
 errors = []
 
 

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium
+from chromium import chromium, WAIT_SECONDS
 
 BASE = sys.argv[1]
 PASSWORD = "correct horse battery staple"
@@ -34,7 +34,7 @@ def check_console(driver):
 
 def top(driver, name):
     """Waits until the top screen is `name` and no request is in flight."""
-    wait = WebDriverWait(driver, 10)
+    wait = WebDriverWait(driver, WAIT_SECONDS)
     wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{name}"]')))
     wait.until(lambda d: d.find_element(By.ID, "app").get_attribute("aria-busy") == "false")
     check_console(driver)
@@ -46,7 +46,7 @@ def path(driver):
 
 
 def expect_path(driver, expected):
-    WebDriverWait(driver, 10).until(lambda d: path(d) == expected, f"the address bar shows {expected}")
+    WebDriverWait(driver, WAIT_SECONDS).until(lambda d: path(d) == expected, f"the address bar shows {expected}")
 
 
 def sign_in(driver):
@@ -94,7 +94,7 @@ try:
     first.get(BASE + "/posts/999")
     top(first, "profile")
     message = first.find_element(By.ID, "message")
-    WebDriverWait(first, 10).until(lambda d: "No post 999" in message.text, "the refusal is shown")
+    WebDriverWait(first, WAIT_SECONDS).until(lambda d: "No post 999" in message.text, "the refusal is shown")
     check_console(first)
 finally:
     first.quit()

@@ -10,13 +10,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium
+from chromium import chromium, WAIT_SECONDS
 
 BASE = sys.argv[1]
 STORE_KEY = "coordinatord.session"
 
 driver = chromium()
-wait = WebDriverWait(driver, 20)
+wait = WebDriverWait(driver, WAIT_SECONDS)
 errors = []
 
 

@@ -12,13 +12,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, desktop, phone
+from chromium import chromium, desktop, phone, WAIT_SECONDS
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 os.makedirs(OUT, exist_ok=True)
 
 driver = chromium()
-wait = WebDriverWait(driver, 10)
+wait = WebDriverWait(driver, WAIT_SECONDS)
 errors = []
 
 
