@@ -103,8 +103,14 @@ public final class HTTPServer: Sendable {
     public func shutdown(gracePeriod: Duration = .seconds(10)) async -> Bool {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return true }
         core.draining.store(true, ordering: .releasing)
+        // The listening socket is shut down, not closed, until the daemon has stopped. After
+        // `MHD_quiesce_daemon` a worker may still remove it from its epoll set (libmicrohttpd
+        // 0.9.75, daemon.c 4930-4941): it tolerates `ENOENT` there, but not `EBADF`, and with the
+        // socket closed at once a test run aborted with "Failed to remove listen FD from epoll
+        // set". Shut down, the socket refuses new connections just as at once, and stays valid; it is
+        // closed once the daemon has stopped (never, when handlers outlast the grace period).
         let listener = MHD_quiesce_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
+        if listener >= 0 { _ = Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
         // Streams never end on their own: each gets its last frame now (and no suspended
         // connection is left when the daemon stops, which libmicrohttpd forbids).
         core.streams.drain()
@@ -124,6 +130,8 @@ public final class HTTPServer: Sendable {
         core.streams.stop()
         core.watch.stop()
         MHD_stop_daemon(daemon.pointer)
+        // A quiesced daemon leaves its listening socket to its caller.
+        if listener >= 0 { close(listener) }
         Unmanaged.passUnretained(core).release()
         return true
     }
