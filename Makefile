@@ -44,9 +44,10 @@ GENERATED := Tests/GeneratedClient
 VALIDATE := python3 $(GENERATED)/scripts/validate-exchanges.py
 
 # At most this many tests at once (Swift Testing's option, experimental in Swift 6.3). Unbounded,
-# the suite started ~220 servers at once on two cores (load average 73-105): PostgreSQL's lock
-# holders and Chromium were starved past their deadlines. With 16 the suite without the guide's
-# build took 137 s at a load average of at most 22, against 140 s unbounded.
+# the suite started ~220 servers at once on two cores (load average 73-105), where any process
+# that must run in time (a lock holder, Chromium drawing a page) waits behind all of them. With
+# 16 the suite without the guide's build took 137 s at a load average of at most 22, against
+# 140 s unbounded.
 TEST_WIDTH ?= 16
 
 ## test: build and run every test (unit, integration against the real binary; GuideTests builds the guide's package outside the repository), the examples', and the generated client's

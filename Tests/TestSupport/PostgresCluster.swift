@@ -45,9 +45,10 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Where clusters live: in memory (`/dev/shm`) when the machine has it. A parallel run creates
-    /// a database (7.5 MB, and as much WAL) for each of some two hundred tests within a minute; on
-    /// a disk, that much dirty memory can throttle PostgreSQL's writes to the disk's pace. In CI,
-    /// eight servers starting in one such minute waited past their 60 s deadline for the cluster.
+    /// a database (7.5 MB) for each of some two hundred tests within a minute: in memory, none of
+    /// it waits on the disk, which the suite's builds and SQLite files keep busy. (Servers that
+    /// waited past their deadline for the cluster were held by the WAL that `createDatabase`
+    /// wrote, not by the disk.)
     private static let memoryBackedFolder =
         access("/dev/shm", W_OK | X_OK) == 0
         ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
