@@ -3,9 +3,9 @@
 
 Starts the release server on a new SQLite file, signs `--sessions` sessions in and drives the
 navigation load of `make bench` for `--seconds`; meanwhile it copies the write-ahead log every
-half second. Each copy is read frame by frame (a frame is one 4 KiB page written at a commit;
-a frame with a database size ends its commit), commits seen in several copies are counted once,
-and each frame's page is named by its table or index (`dbstat`). Prints the frames per commit,
+half second. Each copy is read frame by frame (a frame is one page, 4 KiB here, written at a
+commit; a frame with a database size ends its commit), commits seen in several copies are counted
+once, and each frame's page is named by its table or index (`dbstat`). Prints the frames per commit,
 and per commit for each table: what a commit costs the disk, since every frame is written and
 synced before the commit's callers are answered.
 usage: bench/walframes.py [--server-arguments "--journal off"] [--sessions N] [--seconds S]
