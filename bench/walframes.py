@@ -68,10 +68,10 @@ def main():
         for key, pages in commits(copy):
             if key in seen: continue
             seen.add(key)
-            for page in pages: frames[owners.get(page, "(a page added since)")] += 1
+            for page in pages: frames[owners.get(page, "(in no table or index now)")] += 1
     shutil.rmtree(work, ignore_errors=True)
     count = max(1, len(seen))
-    print(f"{len(seen)} commits, {sum(frames.values()) / count:.2f} frames (4 KiB pages) per commit:")
+    print(f"{len(seen)} commits, {sum(frames.values()) / count:.2f} frames (a page each) per commit:")
     for owner, total in frames.most_common():
         print(f"  {owner:32} {total / count:.2f}")
 

@@ -107,7 +107,7 @@ public final class HTTPServer: Sendable {
         // `MHD_quiesce_daemon` a worker may still remove it from its epoll set (libmicrohttpd
         // 0.9.75, daemon.c 4930-4941): it tolerates `ENOENT` there, but not `EBADF`, and with
         // the socket closed at once a test run aborted with "Failed to remove listen FD from
-        // epoll set". Shut down, the socket refuses new connections as at once and stays valid;
+        // epoll set". Shut down, the socket refuses new connections at once and stays valid;
         // it is closed once the daemon has stopped (never, if handlers outlast the grace period).
         let listener = MHD_quiesce_daemon(daemon.pointer)
         if listener >= 0 { _ = Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
