@@ -16,6 +16,8 @@ struct Application {
     let router: Router
     /// On PostgreSQL, the connection that hears other nodes' commits for the live streams here.
     let listener: PostgresListener?
+    /// The HTTP server's handler counts, which `/metrics` reports.
+    let handlers = HandlerCounters()
 
     init(
         _ app: ServedApp, _ options: Serve, settings: any ParsableArguments & Sendable, registry: PrometheusCollectorRegistry,
@@ -61,7 +63,8 @@ struct Application {
             }
             logger.error("request failed", metadata: metadata)
         }
-        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry, live: liveMetrics)
+        OperationsRoutes(store: store, sessions: sessions, passwords: passwords, registry: registry, live: liveMetrics,
+            handlers: handlers)
             .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
         HistoryRoutes(service: sessions, operators: OperatorAccess(key: try options.journalOptions.loadOperatorKey(), logger: logger))

@@ -12,6 +12,7 @@ struct OperationsRoutes {
     let passwords: PasswordHashPool
     let registry: PrometheusCollectorRegistry
     let live: LiveMetrics
+    let handlers: HandlerCounters
 
     func register(in router: inout Router) {
         router.get("/healthz") { [store] _ in
@@ -49,6 +50,16 @@ struct OperationsRoutes {
                 "coordinatord_password_queue_wait_seconds_total", "counter",
                 "Seconds password hashes waited for a thread, summed.",
                 "coordinatord_password_queue_wait_seconds_total \(pool.waitSeconds)"),
+            MetricsText.sample(
+                "coordinatord_handlers_in_flight", "gauge", "Request handlers running now (their client there or not).",
+                handlers.running),
+            MetricsText.sample(
+                "coordinatord_handlers_client_gone", "gauge",
+                "Request handlers running now whose client left; each runs to its end all the same.",
+                handlers.runningWithoutClient),
+            MetricsText.sample(
+                "coordinatord_handlers_client_left_total", "counter",
+                "Request handlers whose client closed its connection before the answer.", handlers.clientsLeft),
             live.text(open: sessions.liveStreams),
         ].joined()
             + store.metrics().map { MetricsText.family($0.name, $0.type, $0.help, "\($0.name) \($0.value)") }.joined()

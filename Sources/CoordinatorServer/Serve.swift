@@ -105,7 +105,7 @@ struct Serve: AppCommand {
                     headerTimeoutSeconds: headerTimeout, requestTimeoutSeconds: requestTimeout,
                     maxQueryArguments: maxQueryArguments, connectionMemoryBytes: connectionMemoryBytes,
                     trustedProxies: TrustedProxies(trustedProxy), threads: threads,
-                    handlerExecutor: Self.handlerExecutor(for: store.dialect)),
+                    handlerExecutor: Self.handlerExecutor(for: store.dialect), handlerCounters: application.handlers),
                 responder: ObservedResponder(router: application.router, logger: logger))
         }
         logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(store.location)"])
@@ -113,7 +113,12 @@ struct Serve: AppCommand {
         FileHandle.standardOutput.write(Data("\(app.name) listening on http://\(host):\(server.port)\n".utf8))
 
         let signal = await signals.wait()
-        logger.info("stopping", metadata: ["signal": "\(signal)", "in_flight": "\(server.requestsInFlight)"])
+        logger.info(
+            "stopping",
+            metadata: [
+                "signal": "\(signal)", "in_flight": "\(server.requestsInFlight)",
+                "handlers": "\(server.handlers.running)", "handlers_client_gone": "\(server.handlers.runningWithoutClient)",
+            ])
         let drained = await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         sweeper?.cancel()
         heartbeat.cancel()

@@ -90,6 +90,9 @@ public final class HTTPServer: Sendable {
     /// Requests whose handler is running or whose response is being sent.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
+    /// Request handlers running now, and those whose client left.
+    public var handlers: HandlerCounters { core.handlers }
+
     /// Event streams being sent now.
     public var openStreams: Int { core.streams.count }
 
@@ -116,9 +119,9 @@ public final class HTTPServer: Sendable {
         core.streams.drain()
         let deadline = ContinuousClock.now + gracePeriod
         // Polls with an async sleep: no thread of Swift's pool is blocked while requests drain.
-        while core.inFlight.load(ordering: .acquiring) > 0 || core.running.load(ordering: .acquiring) > 0 {
+        while core.inFlight.load(ordering: .acquiring) > 0 || core.handlers.running > 0 {
             if ContinuousClock.now >= deadline {
-                if core.running.load(ordering: .acquiring) > 0 { return false }
+                if core.handlers.running > 0 { return false }
                 break
             }
             try? await Task.sleep(for: .milliseconds(5))
@@ -156,8 +159,8 @@ final class ServerCore: Sendable {
     let draining = Atomic<Bool>(false)
     /// Requests that have had their first callback and not yet their completion callback.
     let inFlight = Atomic<Int>(0)
-    /// Handler tasks that have not yet resumed their connection.
-    let running = Atomic<Int>(0)
+    /// Handlers running, and those whose client left.
+    var handlers: HandlerCounters { limits.handlerCounters }
     /// Event streams being sent (past libmicrohttpd: not requests in flight, nor its connections).
     let streams = OpenStreams()
 
@@ -170,6 +173,5 @@ final class ServerCore: Sendable {
             idleTimeoutSeconds: configuration.idleTimeoutSeconds, connectionLimit: configuration.connectionLimit)
     }
 
-    func finishedRunning() { running.subtract(1, ordering: .releasing) }
     func finishedRequest() { inFlight.subtract(1, ordering: .releasing) }
 }

@@ -51,12 +51,11 @@ enum MHDCallbacks {
         let request = state.request(trusting: core.limits.trustedProxies)
         let executor = ConnectionExecutor(connection: connection)
         state.executor = executor
-        core.running.add(1, ordering: .relaxed)
+        core.handlers.started()
         // Its first job is queued on `executor`, and runs in the drain below.
         Task(executorPreference: core.limits.handlerExecutor ?? executor) {
             let response = await core.responder.respond(to: request)
-            executor.deliver(response)
-            core.finishedRunning()
+            core.handlers.finished(delivered: executor.deliver(response))
         }
         return drain(executor, on: connection, core: core)
     }
@@ -102,9 +101,14 @@ enum MHDCallbacks {
         core: ServerCore, connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) {
         guard let requestContext, let pointer = requestContext.pointee else { return }
-        // A stream whose client left before it was queued never starts: it closes here.
-        Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().executor?.takeUndelivered()?.eventStream?
-            .closed()
+        if let executor = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().executor {
+            // The handler runs on without its connection; a stream whose client left before it
+            // was queued never starts: it closes here.
+            if let undelivered = executor.detach(clientLeft: core.handlers.clientLeft) {
+                core.handlers.answerFoundNoClient()
+                undelivered.eventStream?.closed()
+            }
+        }
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         requestContext.pointee = nil
         if let connection { core.watch.answered(coordinatord_mhd_connection_fd(connection)) }

@@ -28,13 +28,15 @@ public struct ServerConfiguration: Sendable {
     /// runs each handler until it waits and again when whoever ended the wait resumes it
     /// (`ConnectionExecutor`). An executor of their own runs them elsewhere (a test's thread).
     public var handlerExecutor: (any TaskExecutor)?
+    /// Where the server counts its handlers (pass one to read them, as `/metrics` does).
+    public var handlerCounters: HandlerCounters
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080, maxBodyBytes: Int = 64 * 1024,
         connectionLimit: Int = 1024, perAddressConnectionLimit: Int = 64, idleTimeoutSeconds: Int = 30,
         headerTimeoutSeconds: Int = 10, requestTimeoutSeconds: Int = 30, maxQueryArguments: Int = 64,
         connectionMemoryBytes: Int = 32 * 1024, trustedProxies: TrustedProxies = TrustedProxies(), threads: Int = 2,
-        handlerExecutor: (any TaskExecutor)? = nil
+        handlerExecutor: (any TaskExecutor)? = nil, handlerCounters: HandlerCounters = HandlerCounters()
     ) {
         self.host = host
         self.port = port
@@ -49,5 +51,6 @@ public struct ServerConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.threads = threads
         self.handlerExecutor = handlerExecutor
+        self.handlerCounters = handlerCounters
     }
 }

@@ -9,6 +9,7 @@ import Glibc
 public final class HTTPConnection: @unchecked Sendable {  // a test drives it from one thread at a time
     private let socket: Int32
     private var buffer: [UInt8] = []
+    private var closed = false
 
     /// - Parameters:
     ///   - receiveTimeoutSeconds: a read that waits longer fails, so a server that never
@@ -67,7 +68,31 @@ public final class HTTPConnection: @unchecked Sendable {  // a test drives it fr
     }
 
     deinit {
+        if !closed { close(socket) }
+    }
+
+    /// Hangs up at once, as a client that leaves mid-request does: with `reset`, the kernel sends
+    /// a reset and drops anything unsent (`SO_LINGER` of 0); otherwise an orderly close.
+    public func hangUp(reset: Bool) {
+        guard !closed else { return }
+        if reset {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        closed = true
         close(socket)
+    }
+
+    /// Reads whatever the server has sent, up to `count` bytes, waiting at most the receive
+    /// timeout for the first; returns what it read (empty when the server closed).
+    public func readSome(atMost count: Int) throws -> [UInt8] {
+        if !buffer.isEmpty {
+            defer { buffer.removeFirst(min(count, buffer.count)) }
+            return Array(buffer.prefix(count))
+        }
+        var chunk = [UInt8](repeating: 0, count: count)
+        let (received, _) = MachineStalls.receive(socket, into: &chunk)
+        return received > 0 ? Array(chunk[..<received]) : []
     }
 
     /// Writes raw bytes.
