@@ -59,7 +59,7 @@ struct OperationsRoutes {
                 handlers.runningWithoutClient),
             MetricsText.sample(
                 "coordinatord_handlers_client_left_total", "counter",
-                "Request handlers whose client closed its connection before the answer.", handlers.clientsLeft),
+                "Request handlers whose client closed its connection before their whole answer was sent.", handlers.clientsLeft),
             live.text(open: sessions.liveStreams),
         ].joined()
             + store.metrics().map { MetricsText.family($0.name, $0.type, $0.help, "\($0.name) \($0.value)") }.joined()

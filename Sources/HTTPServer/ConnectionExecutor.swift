@@ -34,6 +34,8 @@ final class ConnectionExecutor: TaskExecutor {
         var detached = false
         /// The handler has delivered its response.
         var delivered = false
+        /// That response was an event stream (its connection leaves libmicrohttpd when it starts).
+        var deliveredStream = false
     }
 
     private let connection: ConnectionHandle
@@ -59,6 +61,7 @@ final class ConnectionExecutor: TaskExecutor {
     func deliver(_ response: HTTPResponse) -> Bool {
         let detached = wakeUp { state in
             state.delivered = true
+            state.deliveredStream = response.eventStream != nil
             if state.detached { return true }
             state.response = response
             return false
@@ -101,16 +104,21 @@ final class ConnectionExecutor: TaskExecutor {
     }
 
     /// In the completion callback (the connection is going away): from now on the handler runs on
-    /// the global pool. Returns the response delivered and not yet queued, if any. `clientLeft`
-    /// is called, before the handler can deliver, when the handler is still running.
-    func detach(clientLeft: () -> Void) -> HTTPResponse? {
+    /// the global pool. Returns the response delivered and not yet queued, if any. `answered`
+    /// says whether libmicrohttpd sent the whole answer; `handlers` counts a client that left
+    /// before it (counted before the handler can deliver, so its gauge never goes below zero).
+    func detach(answered: Bool, counting handlers: HandlerCounters) -> HTTPResponse? {
         let (jobs, response) = state.withLock { state in
             defer {
                 state.jobs = []
                 state.response = nil
                 state.detached = true
             }
-            if !state.delivered { clientLeft() }
+            if !state.delivered {
+                handlers.clientLeft()
+            } else if !answered && !state.deliveredStream {
+                handlers.answerFoundNoClient()
+            }
             return (state.jobs, state.response)
         }
         runDetached(jobs)

@@ -57,10 +57,10 @@ public final class HTTPServer: Sendable {
                         connection: connection!, url: url, method: method, version: version, data: data, size: size!,
                         requestContext: requestContext!)
                 }, context,
-                { context, connection, requestContext, _ in
+                { context, connection, requestContext, termination in
                     MHDCallbacks.completed(
                         core: Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue(),
-                        connection: connection, requestContext: requestContext)
+                        connection: connection, requestContext: requestContext, termination: termination)
                 }, context,
                 { context, connection, _, code in
                     MHDCallbacks.connectionChanged(

@@ -17,7 +17,7 @@ public final class HandlerCounters: Sendable {
     /// Handlers running now whose client has left.
     public var runningWithoutClient: Int { withoutClientNow.load(ordering: .relaxed) }
 
-    /// Handlers whose client left before their answer was queued, since the start.
+    /// Handlers whose client left before their whole answer was sent, since the start.
     public var clientsLeft: Int { clientsLeftCount.load(ordering: .relaxed) }
 
     func started() { runningNow.add(1, ordering: .relaxed) }
@@ -28,7 +28,7 @@ public final class HandlerCounters: Sendable {
         runningNow.subtract(1, ordering: .releasing)
     }
 
-    /// The handler's answer was ready but its connection closed before it was queued.
+    /// The handler had delivered its answer, but its connection closed before it was all sent.
     func answerFoundNoClient() { clientsLeftCount.add(1, ordering: .relaxed) }
 
     /// The request's connection closed while its handler still ran.

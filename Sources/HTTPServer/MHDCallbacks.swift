@@ -98,16 +98,15 @@ enum MHDCallbacks {
 
     /// The completion callback: the request is done (answered, or the client went away).
     static func completed(
-        core: ServerCore, connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        core: ServerCore, connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        termination: MHD_RequestTerminationCode
     ) {
         guard let requestContext, let pointer = requestContext.pointee else { return }
         if let executor = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().executor {
             // The handler runs on without its connection; a stream whose client left before it
             // was queued never starts: it closes here.
-            if let undelivered = executor.detach(clientLeft: core.handlers.clientLeft) {
-                core.handlers.answerFoundNoClient()
-                undelivered.eventStream?.closed()
-            }
+            let answered = termination == .REQUEST_TERMINATED_COMPLETED_OK
+            executor.detach(answered: answered, counting: core.handlers)?.eventStream?.closed()
         }
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         requestContext.pointee = nil

@@ -73,6 +73,61 @@ import Glibc
         #expect(server.log.contains("drained=true"), "\(server.log.suffix(2000))")
     }
 
+    /// A sign-in whose client hangs up while its password hash waits in the queue still commits
+    /// when the hash is done, and its client, retrying with the same `Idempotency-Key` and its old
+    /// token, gets that answer (the new token) instead of an error or a second sign-in.
+    @Test(arguments: Backend.allCases) func aSignInWhoseClientLeftWhileItsHashWaitedCommitsAndReplays(
+        backend: Backend
+    ) async throws {
+        let server = try await ServerProcess.start(backend: backend, arguments: ["--test-hooks"])
+        var owner = try await SessionClient.create(port: server.port)
+        try await Journey.register(&owner, email: "q@example.com", displayName: "Q")
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("logIn"))
+        let versionBefore = client.version
+
+        try await server.pausePasswordPool(true)
+        let body = SessionClient.json([
+            "screen": client.top, "event": "submit",
+            "payload": ["email": "q@example.com", "password": Journey.password],
+        ])
+        let headers = [
+            "Authorization": "Bearer \(client.token)", "Content-Type": "application/json", "Idempotency-Key": "sign-in-1",
+        ]
+        let connection = try HTTPConnection(port: server.port)
+        var head = "POST /v1/sessions/\(client.id)/events HTTP/1.1\r\nHost: localhost\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        try connection.write(head + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+        try await waitUntil("the sign-in queued for the paused pool") {
+            try await server.metric("coordinatord_password_queue_depth") == 1
+        }
+        connection.hangUp(reset: true)
+        try await server.pausePasswordPool(false)
+
+        // The handler runs to its end without its client: the sign-in commits.
+        try await waitUntil("the abandoned sign-in to finish") {
+            try await server.metric("coordinatord_handlers_in_flight") == 1
+        }
+        let stored = try StoredData.open(server.databasePath)
+        let storedVersion = try stored.queryFirst("SELECT version FROM sessions WHERE id = ?1", [.text(client.id)]) {
+            $0.int(0)
+        }
+        #expect(storedVersion == versionBefore + 1)
+        try await waitUntil("the hang-up to be counted") {
+            try await server.metric("coordinatord_handlers_client_left_total") == 1
+        }
+
+        // The client retries as it would after a lost answer: the stored answer, with the new token.
+        let retry = try await TestHTTP.request(port: server.port, "POST", "/v1/sessions/\(client.id)/events", headers: headers, body: body)
+        #expect(retry.status == 200)
+        client.absorb(retry)
+        #expect(client.version == versionBefore + 1)
+        #expect(client.topScreen.name == "timeline")
+        #expect(try await client.refresh().status == 200)
+        #expect(client.version == versionBefore + 1)
+        try await server.stop()
+    }
+
     /// Cuts every session's events at random points, all at once (seeded: the same cuts every run).
     static func cutAll(_ clients: [SessionClient]) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
