@@ -260,15 +260,16 @@ public final class EventStream: Sendable {
         }
     }
 
-    /// Reads and drops what the peer sent; true when it closed its end or the socket failed.
+    /// True when the peer sent anything, closed its end, or the socket failed.
     private static func peerLeft(_ socket: Int32) -> Bool {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
-            while true {
-                let count = recv(socket, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
-                if count > 0 { continue }
-                if count < 0 && errno == EINTR { continue }
-                return count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
-            }
+        // SSE is one-way: a client that sends anything after its request is not a stream reader
+        // (or is feeding the socket to keep this thread busy), so any byte ends the stream, and
+        // one small read decides it, however much the client sends.
+        var byte: UInt8 = 0
+        while true {
+            let count = recv(socket, &byte, 1, Int32(MSG_DONTWAIT))
+            if count < 0 && errno == EINTR { continue }
+            return count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
         }
     }
 

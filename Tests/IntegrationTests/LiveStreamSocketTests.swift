@@ -42,4 +42,34 @@ import Testing
             try await server.metric("coordinatord_streams_open") == 0
         }
     }
+
+    /// SSE is one-way: a client that sends on its own stream's connection has its stream closed
+    /// at once (the poller reads one byte to learn it, not all the client sends), while another
+    /// session's stream goes on getting its frames.
+    @Test func aClientSendingOnItsStreamHasItClosed() async throws {
+        let server = try await ServerProcess.start(backend: .sqlite, arguments: ["--stream-heartbeat", "3600"])
+        let noisy = try await SessionClient.create(port: server.port)
+        var quiet = try await SessionClient.create(port: server.port)
+        let noisyStream = try await LiveStreamTests.open(noisy)
+        let quietStream = try await LiveStreamTests.open(quiet)
+        _ = try await LiveStreamTests.next(noisyStream)
+        _ = try await LiveStreamTests.next(quietStream)
+        #expect(try await server.metric("coordinatord_streams_open") == 2)
+
+        let closed = try await TestHTTP.offPool {
+            let deadline = Deadline(seconds: defaultDeadlineSeconds)
+            let junk = [UInt8](repeating: 0x61, count: 4096)
+            // Keeps sending until the server closes the stream (a send fails) or time is up.
+            while noisyStream.write(junk) {
+                if deadline.hasPassed { return false }
+            }
+            return true
+        }
+        #expect(closed, "the server kept reading what the client sent")
+        try await waitUntil("the noisy stream to be forgotten") {
+            try await server.metric("coordinatord_streams_open") == 1
+        }
+        try Journey.expect200(try await quiet.send(ConcurrencyTests.nextEvent(for: quiet)))
+        LiveStreamTests.expectState(try await LiveStreamTests.next(quietStream), equals: quiet, "the next commit")
+    }
 }

@@ -97,6 +97,12 @@ public final class EventStreamClient: @unchecked Sendable {  // one test thread 
 
     deinit { close(socket) }
 
+    /// Sends `bytes` up the stream's connection (which a stream's client never should); false once
+    /// the server has closed it.
+    public func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
     /// Closes the connection (the server sees the client leave).
     public func disconnect() { shutdown(socket, Int32(SHUT_RDWR)) }
 
