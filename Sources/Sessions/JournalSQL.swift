@@ -171,6 +171,19 @@ enum JournalSQL {
         }
     }
 
+    /// The newest version of `session` recorded under a principal other than `user` (nil for
+    /// signed out): where the current principal's history begins (0 when it is all theirs). An
+    /// entry names the user signed in after its event, or before it for a sign-out; replays name
+    /// no one and are not counted.
+    static func principalBegan(_ connection: any SQLConnection, session: String, user: Int64?) throws -> Int {
+        try connection.queryFirst(
+            """
+            SELECT coalesce(max(version), 0) FROM session_journal
+            WHERE session_id = ?1 AND replay = 0 AND user_id IS DISTINCT FROM ?2
+            """, [.text(session), user.map { .integer($0) } ?? .null]
+        ) { $0.int(0) } ?? 0
+    }
+
     /// The JSON of the snapshot `session` had at `version`, if the journal still holds it: its
     /// entry and, when that keeps a delta, those before it down to one in full (at most
     /// `trimEvery` versions back), walked to from the nearest anchor at or above it, or from the head.

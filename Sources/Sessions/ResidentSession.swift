@@ -48,6 +48,9 @@ package final class ResidentSession: Sendable {
 
     var current: State { state.withLock { $0 } }
 
+    /// The id of the user signed in to the session now (nil: signed out).
+    package var userID: Int64? { current.tree.user?.id }
+
     func update(_ body: (inout State) -> Void) {
         state.withLock { body(&$0) }
     }

@@ -82,24 +82,36 @@ extension SessionService {
     // MARK: Reads
 
     /// A page of session `id`'s journal, newest first, older than the entry `before` (a cursor
-    /// from an earlier page): `{"entries": [...], "next": cursor or null}`.
+    /// from an earlier page): `{"entries": [...], "next": cursor or null}`. A session's own token
+    /// reads only from where its current principal began (`HistoryReader`).
     /// `SessionError.notFound` when the session is neither stored nor in the journal.
-    package func history(ofSession id: String, before: Int64?, limit: Int) async throws -> JSONValue {
+    package func history(ofSession id: String, before: Int64?, limit: Int, for reader: HistoryReader) async throws
+        -> JSONValue
+    {
         let limit = max(1, min(limit, 200))
-        let entries = try await read { connection -> [JournalEntry]? in
+        let found = try await read { connection -> (entries: [JournalEntry], began: Int)? in
             let entries = try JournalSQL.page(connection, session: id, before: before, limit: limit + 1)
-            return try entries.isEmpty && !JournalSQL.known(connection, session: id) ? nil : entries
+            if try entries.isEmpty && !JournalSQL.known(connection, session: id) { return nil }
+            return (entries, try reader.began(connection, session: id))
         }
-        guard let entries else { throw SessionError.notFound }
-        let next: JSONValue = entries.count > limit ? .string(String(entries[limit - 1].id)) : .null
-        return ["entries": .array(entries.prefix(limit).map(\.json)), "next": next]
+        guard let (entries, began) = found else { throw SessionError.notFound }
+        // Newest first: the walk reaches the other principal's entries last. A replay names the
+        // version it replayed, so only an event's entry marks the end.
+        let visible = entries.prefix(limit).filter { $0.version > began }
+        let reachedTheStart = entries.contains { !$0.replay && $0.version <= began }
+        let next: JSONValue =
+            entries.count > limit && !reachedTheStart ? .string(String(entries[limit - 1].id)) : .null
+        return ["entries": .array(visible.map(\.json)), "next": next]
     }
 
     /// Session `id`'s State at `version` as the journal recorded it (nil when it no longer
-    /// covers that version), rendered by this build from the snapshot stored then;
-    /// `SessionError.notFound` when the session is neither stored nor in the journal.
-    package func state(ofSession id: String, atVersion version: Int) async throws -> [UInt8]? {
+    /// covers that version, or `reader` may not read it), rendered by this build from the snapshot
+    /// stored then; `SessionError.notFound` when the session is neither stored nor in the journal.
+    package func state(ofSession id: String, atVersion version: Int, for reader: HistoryReader) async throws -> [UInt8]? {
         let found = try await read { connection -> [UInt8]?? in
+            guard try version > reader.began(connection, session: id) else {
+                return try JournalSQL.known(connection, session: id) ? .some(nil) : nil
+            }
             if let json = try JournalSQL.snapshotJSON(connection, session: id, version: version) { return .some(json) }
             return try JournalSQL.known(connection, session: id) ? .some(nil) : nil
         }

@@ -76,11 +76,17 @@ import Testing
     static let passwords = [Journey.password, newPassword, wrongPassword]
 
     @Test(arguments: Backend.allCases) func theJournalOfTheWholeJourneyKeepsEveryEventAndNoPassword(backend: Backend) async throws {
-        let server = try await ServerProcess.start(backend: backend, arguments: ["--node-name", "node-a"])
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--node-name", "node-a", "--operator-key-file", try OperatorAccessTests.keyFile()])
         var client = try await SessionClient.create(port: server.port)
         let answered = try await Self.journey(&client)
 
-        let entries = try await Self.history(client)
+        // The session's own token reads from Ada's last sign-in on (a sign-out is a boundary:
+        // HistoryBoundaryTests); an operator reads it all.
+        let lastSignIn = try #require(answered.events.lastIndex(of: "submit"))
+        #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == Array((lastSignIn + 1...answered.events.count).reversed()))
+        let operatorHeaders = ["Authorization": "Bearer \(OperatorAccessTests.key)"]
+        let entries = try await Self.history(client, path: "/v1/operator/sessions/\(client.id)/history", headers: operatorHeaders)
         // Newest first, one entry per version, each event in the order sent.
         #expect(entries.map { $0["version"] as? Int ?? 0 } == Array((1...answered.events.count).reversed()))
         #expect(entries.reversed().map { $0["event"] as? String ?? "" } == answered.events)
@@ -95,7 +101,8 @@ import Testing
 
         // The State at every version is what the client was answered then.
         for (version, state) in answered.states {
-            let response = try await client.get("/history/\(version)")
+            let response = try await TestHTTP.request(
+                port: server.port, "GET", "/v1/operator/sessions/\(client.id)/history/\(version)", headers: operatorHeaders)
             #expect(response.status == 200)
             #expect(SessionClient.json(response.json) == SessionClient.json(SessionClient.parse(state)), "version \(version)")
         }

@@ -12,12 +12,12 @@ struct HistoryRoutes: Sendable {
         let (service, operators) = (self.service, self.operators)
         router.get("/v1/sessions/{id}/history") { request in
             try await service.withSession(id: Self.id(request), token: request.bearerToken) { session in
-                try await Self.history(request, service)
+                try await Self.history(request, service, for: .session(user: session.userID))
             }
         }
         router.get("/v1/sessions/{id}/history/{version}") { request in
             try await service.withSession(id: Self.id(request), token: request.bearerToken) { session in
-                try await Self.state(request, service)
+                try await Self.state(request, service, for: .session(user: session.userID))
             }
         }
         router.get("/v1/operator/sessions/{id}") { request in
@@ -32,11 +32,11 @@ struct HistoryRoutes: Sendable {
         }
         router.get("/v1/operator/sessions/{id}/history") { request in
             try operators.check(request)
-            return try await Self.history(request, service)
+            return try await Self.history(request, service, for: .operator)
         }
         router.get("/v1/operator/sessions/{id}/history/{version}") { request in
             try operators.check(request)
-            return try await Self.state(request, service)
+            return try await Self.state(request, service, for: .operator)
         }
     }
 
@@ -46,18 +46,23 @@ struct HistoryRoutes: Sendable {
     private static let noSession = Problem(.sessionNotFound, detail: "No such session.")
 
     /// A page of the journal, newest first: `?limit=` (1 to 200, 50 by default), `?before=<cursor>`.
-    private static func history(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+    private static func history(_ request: HTTPRequest, _ service: SessionService, for reader: HistoryReader)
+        async throws -> HTTPResponse
+    {
         let limit = try number(request.query["limit"], name: "limit", range: 1...200) ?? 50
         let before = try number(request.query["before"], name: "before", range: 1...Int.max).map(Int64.init)
-        return .json(bytes: try await service.history(ofSession: id(request), before: before, limit: limit).serialized())
+        return .json(bytes: try await service.history(ofSession: id(request), before: before, limit: limit, for: reader)
+            .serialized())
     }
 
     /// The State at `{version}`, as the journal recorded it.
-    private static func state(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+    private static func state(_ request: HTTPRequest, _ service: SessionService, for reader: HistoryReader)
+        async throws -> HTTPResponse
+    {
         guard let version = try number(request.pathParameters["version"], name: "version", range: 1...Int.max) else {
             throw Problem(.invalidQuery, detail: "Name a version.")
         }
-        guard let state = try await service.state(ofSession: id(request), atVersion: version) else {
+        guard let state = try await service.state(ofSession: id(request), atVersion: version, for: reader) else {
             throw Problem(
                 .versionNotRetained, detail: "The journal does not hold version \(version) of this session.")
         }
