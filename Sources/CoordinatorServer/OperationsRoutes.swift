@@ -76,6 +76,8 @@ enum MetricsText {
         "coordinatord_event_flows_total":
             "Events applied, by where their flow ran: none (it used no connection), read_only (it only read, off the write path) or writer (in the write).",
         "coordinatord_events_refused_total": "Events refused, by reason.",
+        "coordinatord_journal_bytes_written_total":
+            "Bytes events' journal entries stored (texts and snapshots), committed with their events.",
         "coordinatord_store_errors_total": "Storage calls that failed, by operation.",
         "coordinatord_commit_seconds":
             "Time of the SQLite writer's group commits, from BEGIN to COMMIT's return; the tail is mostly the disk's sync.",

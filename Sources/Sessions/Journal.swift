@@ -92,6 +92,12 @@ struct JournalRecord: Sendable {
     /// The stored (packed) snapshot after the event; nil for a replay, which changed nothing.
     let snapshot: [UInt8]?
 
+    /// The bytes the entry stores (its texts and snapshot), for `coordinatord_journal_bytes_written_total`.
+    var byteCount: Int {
+        session.utf8.count + screen.utf8.count + screenName.utf8.count + event.utf8.count + payloadText.utf8.count
+            + redactedText.utf8.count + (snapshot?.count ?? 0) + 48
+    }
+
     /// The payload is serialized here, where the record is made (for an event, on the reader that
     /// ran its flow), so that the writer, which every event waits for in turn, only binds text.
     init(

@@ -221,10 +221,19 @@ enum JournalSQL {
     }
 
     /// Keeps the heads of session rows about to go (`id`, `journal_head` of each), so that their
-    /// journal stays readable for its retention.
+    /// journal stays readable for its retention. A session no one ever signed in to keeps no
+    /// journal past its life: its entries go with its row, so that what anonymous clients can
+    /// store is bounded by the sessions they may hold, not by the retention period.
     static func keepHeads(_ connection: any SQLConnection, of rows: [(id: String, head: Int64?)]) throws {
         for row in rows {
             guard let head = row.head else { continue }
+            let signedIn = try connection.queryFirst(
+                "SELECT 1 FROM journal_users WHERE session_id = ?1 LIMIT 1", [.text(row.id)]) { $0.int(0) } != nil
+            guard signedIn else {
+                try connection.run(
+                    "DELETE FROM session_journal WHERE id IN (\(walk(from: "?1")) SELECT id FROM walk)", [.integer(head)])
+                continue
+            }
             try connection.run(
                 """
                 INSERT INTO journal_heads (session_id, head) VALUES (?1, ?2)

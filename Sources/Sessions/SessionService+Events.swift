@@ -185,6 +185,7 @@ extension SessionService {
                 }
             }
             liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers, rendered: applied.state)
+            if applied.journalBytes > 0 { Self.journalBytes.increment(by: applied.journalBytes) }
             return applied.answer
         }
     }
@@ -197,6 +198,8 @@ extension SessionService {
         let endedSessionsOfUsers: Set<Int64>
         /// The session's journal listing as the write left it (`JournalListings`).
         let journalListing: JournalListings.Listed?
+        /// The bytes its journal entry stored (0 with the journal off).
+        let journalBytes: Int
         /// The new State as streams show it, when the answer is exactly that (no token in it):
         /// then the streams reuse it instead of rendering the State again.
         let state: [UInt8]?
@@ -282,10 +285,11 @@ extension SessionService {
         return Applied(
             tree: ran.tree, snapshot: ran.snapshot, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers, journalListing: ran.journalListing,
-            state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
+            journalBytes: ran.journal?.byteCount ?? 0, state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
     }
 
     // Made on first use (after the metrics system is set up), not per event.
+    private static let journalBytes = Counter(label: "coordinatord_journal_bytes_written_total")
     private static let flowsOffWriter = Counter(
         label: "coordinatord_event_flows_total", dimensions: [("connection", "read_only")])
     private static let flowsOnWriter = Counter(label: "coordinatord_event_flows_total", dimensions: [("connection", "writer")])

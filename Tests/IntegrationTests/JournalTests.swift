@@ -230,6 +230,42 @@ import Testing
         #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [49])
     }
 
+    /// A session no one ever signed in to keeps no journal past its life, so anonymous clients
+    /// cannot fill the store for the retention period; a signed-in session's journal stays
+    /// readable (to an operator) for it. The bytes journaled are counted.
+    @Test(arguments: Backend.allCases) func anAnonymousSessionsJournalEndsWithIt(backend: Backend) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend,
+            arguments: ["--test-hooks", "--session-idle-timeout", "100", "--operator-key-file", try OperatorAccessTests.keyFile()])
+        var anonymous = try await SessionClient.create(port: server.port)
+        for index in 0..<20 { try Journey.expect200(try await anonymous.send(index % 2 == 0 ? "signUp" : "back")) }
+        var signedIn = try await SessionClient.create(port: server.port)
+        try await Journey.register(&signedIn, email: "ada@example.com", displayName: "Ada")
+        let written = try #require(try await server.metric("coordinatord_journal_bytes_written_total"))
+        #expect(written > 0)
+        try Journey.expect200(try await anonymous.send("signUp"))
+        #expect(try #require(try await server.metric("coordinatord_journal_bytes_written_total")) > written)
+
+        let stored = try StoredData.open(server.databasePath)
+        func entries(_ client: SessionClient) throws -> Int {
+            try stored.queryFirst("SELECT count(*) FROM session_journal WHERE session_id = ?1", [.text(client.id)]) {
+                $0.int(0)
+            } ?? 0
+        }
+        #expect(try entries(anonymous) == 22)
+        try await server.advanceClock(seconds: 101)
+        try await server.sweep()
+        #expect(try entries(anonymous) == 0)
+        #expect(try entries(signedIn) == 5)
+        let operatorHeaders = ["Authorization": "Bearer \(OperatorAccessTests.key)"]
+        #expect(
+            try await Self.history(signedIn, path: "/v1/operator/sessions/\(signedIn.id)/history", headers: operatorHeaders)
+                .count == 5)
+        ProblemAssertions.expect(
+            try await OperatorAccessTests.get(server, "/v1/operator/sessions/\(anonymous.id)/history", key: OperatorAccessTests.key),
+            404, "session-not-found")
+    }
+
     /// With 20 versions kept, a trim starts from the anchor (every 16th version) above its bound
     /// and cuts exactly there; the next one cuts where this one ended.
     @Test(arguments: Backend.allCases) func aTrimKeepsExactlyTheNewestVersions(backend: Backend) async throws {
