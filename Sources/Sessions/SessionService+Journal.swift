@@ -18,11 +18,23 @@ extension SessionService {
     /// hundred for a pushed screen. Reading a delta back needs the entries down to the last one in
     /// full; if one of those is missing (the journal was off for a while, or
     /// `maxVersionsPerSession` changed), that version's State is not retained.
+    ///
+    /// A snapshot with `@Confidential` values (or one after such a snapshot) is kept in full with
+    /// those values removed: a delta over the stored snapshot before would not apply to the
+    /// journal's copy of it, which has them removed.
     func journalSnapshot(_ stored: [UInt8], json: [UInt8], over current: ResidentSession.State, version: Int) -> [UInt8] {
         let keep = max(1, configuration.journal.maxVersionsPerSession)
-        guard (version + keep - 1) % JournalSQL.trimEvery != 0, let base = try? StoredSnapshot.unpack(current.snapshot)
-        else { return stored }
+        guard let base = try? StoredSnapshot.unpack(current.snapshot) else { return Self.journaled(stored, json: json) }
+        if ConfidentialRedaction.mayHoldSecrets(json) || ConfidentialRedaction.mayHoldSecrets(base) {
+            return StoredSnapshot.pack(ConfidentialRedaction.redacted(json))
+        }
+        guard (version + keep - 1) % JournalSQL.trimEvery != 0 else { return stored }
         return StoredSnapshot.packDelta(json, over: base)
+    }
+
+    /// The snapshot `stored` (of `json`) as the journal keeps it in full: without confidential values.
+    static func journaled(_ stored: [UInt8], json: [UInt8]) -> [UInt8] {
+        ConfidentialRedaction.mayHoldSecrets(json) ? StoredSnapshot.pack(ConfidentialRedaction.redacted(json)) : stored
     }
 
     /// The entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
@@ -46,7 +58,9 @@ extension SessionService {
         try journal(
             JournalRecord(
                 session: session, user: user, versionBefore: from, version: to, at: now, screen: "", screenName: "", event: event,
-                payload: JournaledPayload(payload: .null, redacted: []), replay: false, snapshot: snapshot), connection)
+                payload: JournaledPayload(payload: .null, redacted: []), replay: false,
+                snapshot: (try? StoredSnapshot.unpack(snapshot)).map { Self.journaled(snapshot, json: $0) } ?? snapshot),
+            connection)
     }
 
     private func journal(_ record: JournalRecord, _ connection: any SQLConnection) throws {

@@ -230,6 +230,39 @@ import Testing
         #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [49])
     }
 
+    /// The registration coordinator keeps the password's hash in its state between steps, as a
+    /// `@Confidential` field: the session's stored snapshot has it, the journal's copies never
+    /// do, and every journaled State still reads back.
+    @Test(arguments: Backend.allCases) func aConfidentialStateFieldNeverReachesTheJournal(backend: Backend) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--operator-key-file", try OperatorAccessTests.keyFile()])
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("signUp"))
+        try Journey.expect200(try await client.send("next", ["email": "ada@example.com"]))
+        try Journey.expect200(try await client.send("next", ["password": Journey.password]))
+        try Journey.expect200(try await client.send("back"))
+        try Journey.expect200(try await client.send("next", ["password": Journey.password]))
+        let stored = try StoredData.open(server.databasePath)
+        // The stored snapshot kept the hash for the last step: the account is created with it.
+        try Journey.expect200(try await client.send("finish", ["displayName": "Ada"]))
+        #expect(client.state["user"] is [String: Any])
+
+        let hash = try #require(
+            try stored.queryFirst("SELECT password_hash FROM users WHERE display_name = 'Ada'", []) { $0.string(0) })
+        // The hash's random tail: found verbatim wherever the hash is stored, compressed or not.
+        let tail = Array(hash.suffix(24).utf8)
+        let snapshots = try stored.query(
+            "SELECT snapshot FROM session_journal WHERE session_id = ?1 AND snapshot IS NOT NULL", [.text(client.id)]
+        ) { $0.blob(0) }
+        #expect(snapshots.count == 7)
+        #expect(!snapshots.contains { Data($0).range(of: Data(tail)) != nil }, "a journal snapshot holds the hash")
+        for version in 1...client.version {
+            let state = try await OperatorAccessTests.get(
+                server, "/v1/operator/sessions/\(client.id)/history/\(version)", key: OperatorAccessTests.key)
+            #expect(state.status == 200, "version \(version)")
+        }
+    }
+
     /// A session no one ever signed in to keeps no journal past its life, so anonymous clients
     /// cannot fill the store for the retention period; a signed-in session's journal stays
     /// readable (to an operator) for it. The bytes journaled are counted.

@@ -3,12 +3,12 @@ import Navigation
 
 /// Kulman's registration coordinator: e-mail → password → profile, with a draft kept across
 /// the steps so that `back` and forward again show what was entered. The draft holds the
-/// password's Argon2id hash, never the password.
+/// password's Argon2id hash, never the password, and the hash is `@Confidential`: never journaled.
 struct RegistrationCoordinator: InputMapping {
     static let typeName = "Registration"
     typealias Output = Registered
     var email = ""
-    var passwordHash: String?
+    @Confidential var passwordHash: String?
     var displayName = ""
     var emailScreen: ScreenID?
 
