@@ -26,6 +26,24 @@ public enum ChildProcess {
         return (exitCode(status), output)
     }
 
+    /// Runs `path` with `arguments` in `directory`, like `run`, but returns its standard output
+    /// and its errors apart: a program's warnings (psql's "could not change directory", say)
+    /// are never read as its result.
+    public static func runApart(
+        _ path: String, _ arguments: [String], directory: String, seconds: Double = deadlineSeconds
+    ) throws -> (status: Int32, output: String, errors: String) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
+        let (outputPath, errorsPath) = (base + ".out", base + ".err")
+        defer {
+            unlink(outputPath)
+            unlink(errorsPath)
+        }
+        let pid = try spawn(path, arguments, output: outputPath, errors: errorsPath, environment: nil, directory: directory)
+        let status = try waitForExit(pid, seconds: seconds) { "\(path) \(arguments.joined(separator: " ")) to exit" }
+        let read = { (file: String) in (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+        return (exitCode(status), read(outputPath), read(errorsPath))
+    }
+
     /// Reaps `pid`, checking every few milliseconds (this thread may block); kills it past `seconds`.
     /// Returns its raw wait status.
     public static func waitForExit(_ pid: pid_t, seconds: Double, _ what: () -> String) throws -> Int32 {

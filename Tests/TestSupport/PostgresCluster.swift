@@ -137,12 +137,14 @@ public final class PostgresCluster: Sendable {
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> String {
         let path = bin + "/" + program
-        let (status, output) =
+        // From the root folder, which `postgres` can enter: the test's own folder may be one it
+        // cannot (a clone under root's home), and psql warns of that on its errors.
+        let (status, output, errors) =
             isRoot
-            ? try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
-            : try ChildProcess.run(path, arguments)
+            ? try ChildProcess.runApart("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments, directory: "/")
+            : try ChildProcess.runApart(path, arguments, directory: "/")
         guard status == 0 else {
-            throw TestClientError(description: "\(program) \(arguments.joined(separator: " ")) failed: \(output)")
+            throw TestClientError(description: "\(program) \(arguments.joined(separator: " ")) failed: \(output)\(errors)")
         }
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
