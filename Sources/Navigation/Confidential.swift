@@ -8,7 +8,7 @@
 /// }
 /// ```
 ///
-/// In a snapshot the value is written as `{"$confidential": value}`; the journal keeps
+/// In a snapshot a value is written as `{"$confidential": value}` (and no value as null); the journal keeps
 /// `{"$confidential": null}` in its place (`Confidential.redacted(_:)`), so a past State read from
 /// the journal, or a replay from it, sees the field empty.
 @propertyWrapper
@@ -32,6 +32,12 @@ extension Confidential: Codable {
     public static var markerKey: String { "$confidential" }
 
     public func encode(to encoder: any Encoder) throws {
+        // Nothing to hide is written as null: only a snapshot that holds a secret costs the
+        // journal a snapshot in full (`ConfidentialRedaction`).
+        guard let wrappedValue else {
+            var container = encoder.singleValueContainer()
+            return try container.encodeNil()
+        }
         var container = encoder.container(keyedBy: MarkerKey.self)
         try container.encode(wrappedValue, forKey: MarkerKey())
     }

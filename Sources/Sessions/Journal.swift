@@ -55,15 +55,18 @@ package struct JournalEntry: Sendable {
     /// True when the entry holds the snapshot after the event (every entry but a replay's).
     package let hasSnapshot: Bool
 
-    /// The entry as the history endpoints answer it.
-    package var json: JSONValue {
+    /// The entry as the history endpoints answer it; the node that wrote it only for an operator
+    /// (a host name tells a session's holder nothing of theirs, and an attacker something).
+    package func json(showingNode: Bool) -> JSONValue {
         let payload = (try? JSONValue.parse(Array(self.payload.utf8))) ?? .null
-        return [
+        var members: [String: JSONValue] = [
             "cursor": .string(String(id)), "previousVersion": .int(versionBefore), "version": .int(version),
-            "at": .string(Self.timestamp(at)), "node": .string(node), "screen": .string(screen),
+            "at": .string(Self.timestamp(at)), "screen": .string(screen),
             "screenName": .string(screenName), "event": .string(event), "payload": payload,
             "redacted": .array(redacted.map(JSONValue.string)), "replay": .bool(replay),
         ]
+        if showingNode { members["node"] = .string(node) }
+        return .object(members)
     }
 
     private static func timestamp(_ seconds: Int64) -> String {

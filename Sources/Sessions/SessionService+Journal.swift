@@ -115,7 +115,8 @@ extension SessionService {
         let reachedTheStart = entries.contains { !$0.replay && $0.version <= began }
         let next: JSONValue =
             entries.count > limit && !reachedTheStart ? .string(String(entries[limit - 1].id)) : .null
-        return ["entries": .array(visible.map(\.json)), "next": next]
+        let showingNode = if case .operator = reader { true } else { false }
+        return ["entries": .array(visible.map { $0.json(showingNode: showingNode) }), "next": next]
     }
 
     /// Session `id`'s State at `version` as the journal recorded it (nil when it no longer

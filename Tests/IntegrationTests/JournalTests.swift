@@ -84,7 +84,9 @@ import Testing
         // The session's own token reads from Ada's last sign-in on (a sign-out is a boundary:
         // HistoryBoundaryTests); an operator reads it all.
         let lastSignIn = try #require(answered.events.lastIndex(of: "submit"))
-        #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == Array((lastSignIn + 1...answered.events.count).reversed()))
+        let own = try await Self.history(client)
+        #expect(own.map { $0["version"] as? Int ?? 0 } == Array((lastSignIn + 1...answered.events.count).reversed()))
+        #expect(own.allSatisfy { $0["node"] == nil }, "a session's holder is not told the node's name")
         let operatorHeaders = ["Authorization": "Bearer \(OperatorAccessTests.key)"]
         let entries = try await Self.history(client, path: "/v1/operator/sessions/\(client.id)/history", headers: operatorHeaders)
         // Newest first, one entry per version, each event in the order sent.
