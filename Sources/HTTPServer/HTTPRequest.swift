@@ -11,6 +11,8 @@ public struct HTTPRequest: Sendable {
     /// The client's address: the peer's, or taken from `X-Forwarded-For` when the peer is a
     /// trusted proxy (`ServerConfiguration.trustedProxies`). Use this one for throttling and logs.
     public var clientAddress: String
+    /// The request line's version: `HTTP/1.1` or `HTTP/1.0`.
+    public var version: String = "HTTP/1.1"
     /// Values of the `{name}` segments of the route that matched, filled by the router.
     public var pathParameters: [String: String] = [:]
 

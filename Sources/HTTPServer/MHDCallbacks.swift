@@ -75,7 +75,7 @@ enum MHDCallbacks {
         core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        let state = makeState(core: core, connection: connection, url: url, method: method)
+        let state = makeState(core: core, connection: connection, url: url, method: method, version: version)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         core.inFlight.add(1, ordering: .relaxed)
         core.watch.headersReceived(coordinatord_mhd_connection_fd(connection))
@@ -159,7 +159,8 @@ enum MHDCallbacks {
     }
 
     private static func makeState(
-        core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
+        core: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?
     ) -> RequestState {
         let remoteAddress = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { address in
             coordinatord_mhd_client_address(connection, address.baseAddress!, socklen_t(address.count))
@@ -168,7 +169,7 @@ enum MHDCallbacks {
         let state = RequestState(
             method: method.map { String(cString: $0) } ?? "GET",
             path: url.map { String(cString: $0) } ?? "/",
-            remoteAddress: remoteAddress)
+            remoteAddress: remoteAddress, version: version.map { String(cString: $0) } ?? "HTTP/1.1")
         let context = Unmanaged.passUnretained(state).toOpaque()
         MHD_get_connection_values(
             connection, .HEADER_KIND,

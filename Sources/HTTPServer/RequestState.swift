@@ -7,6 +7,7 @@ final class RequestState: Sendable {
     let method: String
     let path: String
     let remoteAddress: String
+    let version: String
     // Owned by the connection's worker thread (see type comment); never shared across threads.
     nonisolated(unsafe) var headers = HTTPHeaders()
     nonisolated(unsafe) var query: [String: String] = [:]
@@ -19,15 +20,18 @@ final class RequestState: Sendable {
     /// A response was queued before the body was read (a refusal); the rest is discarded.
     nonisolated(unsafe) var answered = false
 
-    init(method: String, path: String, remoteAddress: String) {
+    init(method: String, path: String, remoteAddress: String, version: String) {
         self.method = method
         self.path = path
         self.remoteAddress = remoteAddress
+        self.version = version
     }
 
     func request(trusting proxies: TrustedProxies) -> HTTPRequest {
-        HTTPRequest(
+        var request = HTTPRequest(
             method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress,
             clientAddress: proxies.clientAddress(peer: remoteAddress, forwardedFor: headers.values("X-Forwarded-For")))
+        request.version = version
+        return request
     }
 }

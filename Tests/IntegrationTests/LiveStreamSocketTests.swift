@@ -72,4 +72,31 @@ import Testing
         try Journey.expect200(try await quiet.send(ConcurrencyTests.nextEvent(for: quiet)))
         LiveStreamTests.expectState(try await LiveStreamTests.next(quietStream), equals: quiet, "the next commit")
     }
+
+    /// A stream needs HTTP/1.1 (its body is chunked and has no end); `HEAD` on a stream answers
+    /// its head alone and opens nothing.
+    @Test func aStreamOverHTTP10IsRefusedAndHEADOpensNone() async throws {
+        let server = try await ServerProcess.start(backend: .sqlite)
+        let client = try await SessionClient.create(port: server.port)
+        let path = "/v1/sessions/\(client.id)/stream"
+        let old = try await TestHTTP.offPool {
+            let connection = try HTTPConnection(port: server.port)
+            try connection.write("GET \(path) HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer \(client.token)\r\n\r\n")
+            return try connection.readResponse()
+        }
+        ProblemAssertions.expect(old, 400, "malformed-request")
+        #expect(old.text.contains("HTTP/1.1"))
+        let head = try await TestHTTP.offPool {
+            try HTTPConnection(port: server.port).request("HEAD", path, headers: ["Authorization": "Bearer \(client.token)"])
+        }
+        #expect(head.status == 200)
+        #expect(head.headers["content-type"] == "text/event-stream")
+        #expect(head.body.isEmpty)
+        let stranger = try await TestHTTP.offPool {
+            try HTTPConnection(port: server.port).request("HEAD", path, headers: ["Authorization": "Bearer nope"])
+        }
+        #expect(stranger.status == 401)
+        #expect(try await server.metric("coordinatord_streams_opened_total") == 0)
+        #expect(try await server.metric("coordinatord_streams_open") == 0)
+    }
 }

@@ -17,6 +17,17 @@ struct StreamRoutes: Sendable {
     {
         let lastEventID = try lastEventID(of: request)
         let id = request.pathParameters["id"] ?? ""
+        // A stream's body is chunked and ends only with the stream: HTTP/1.0 has neither.
+        guard request.version != "HTTP/1.0" else {
+            throw Problem(.malformedRequest, detail: "A live stream needs HTTP/1.1.")
+        }
+        // HEAD: what a GET would answer, without its body, and no stream opened or counted.
+        if request.method == "HEAD" {
+            try await service.withSession(id: id, token: request.bearerToken) { _ in }
+            var response = HTTPResponse.eventStream(EventStream())
+            response.eventStream = nil
+            return response
+        }
         let stream = LiveStream(sessionID: id, service: service, metrics: metrics)
         do {
             try await service.openStream(
