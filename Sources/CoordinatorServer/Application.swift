@@ -67,7 +67,8 @@ struct Application {
             handlers: handlers)
             .register(in: &router)
         SessionRoutes(service: sessions).register(in: &router)
-        HistoryRoutes(service: sessions, operators: OperatorAccess(key: try options.journalOptions.loadOperatorKey(), logger: logger))
+        HistoryRoutes(service: sessions, operators: OperatorAccess(
+                key: try options.journalOptions.loadOperatorKey(), logger: logger, now: { clock.now() }))
             .register(in: &router)
         StreamRoutes(service: sessions, metrics: liveMetrics).register(in: &router)
         if options.testHooks {

@@ -13,9 +13,13 @@ import Testing
         return path
     }
 
-    static func get(_ server: ServerProcess, _ path: String, key: String?) async throws -> TestResponse {
-        try await TestHTTP.request(
-            port: server.port, "GET", path, headers: key.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    static func get(_ server: ServerProcess, _ path: String, key: String?, from source: String? = nil) async throws
+        -> TestResponse
+    {
+        try await TestHTTP.offPool {
+            try HTTPConnection(port: server.port, source: source).request(
+                "GET", path, headers: key.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+        }
     }
 
     @Test(arguments: Backend.allCases) func theOperatorKeyReadsAnySessionAndNothingElseDoes(backend: Backend) async throws {
@@ -23,11 +27,12 @@ import Testing
         var client = try await SessionClient.create(port: server.port)
         try Journey.expect200(try await client.send("signUp"))
         let base = "/v1/operator/sessions/\(client.id)"
-        for path in [base, base + "/tree", base + "/history", base + "/history/1"] {
-            ProblemAssertions.expect(try await Self.get(server, path, key: nil), 401, "operator-unauthorized")
-            ProblemAssertions.expect(try await Self.get(server, path, key: client.token), 401, "operator-unauthorized")
-            ProblemAssertions.expect(try await Self.get(server, path, key: Self.key + "x"), 401, "operator-unauthorized")
-            ProblemAssertions.expect(try await Self.get(server, path, key: String(Self.key.dropLast())), 401, "operator-unauthorized")
+        for (index, path) in [base, base + "/tree", base + "/history", base + "/history/1"].enumerated() {
+            // Each path's refusals from a client of its own: ten refusals a minute throttle a client.
+            let source = "127.0.0.\(20 + index)"
+            for key in [nil, client.token, Self.key + "x", String(Self.key.dropLast())] {
+                ProblemAssertions.expect(try await Self.get(server, path, key: key, from: source), 401, "operator-unauthorized")
+            }
             #expect(try await Self.get(server, path, key: Self.key).status == 200, "\(path)")
         }
         let state = try await Self.get(server, base, key: Self.key)
@@ -47,6 +52,43 @@ import Testing
         let reads = log.split(separator: "\n").filter { $0.contains("operator read") && $0.contains(client.id) }
         #expect(reads.count == 7, "\(log)")
         #expect(!log.contains(Self.key))
+    }
+
+    /// Guessing the key gets slow: past ten refusals in a minute a client is throttled (429, even
+    /// with the right key) and its refusals are logged once, not once each; other clients are not
+    /// affected, and the client may try again a minute later.
+    @Test func refusedOperatorRequestsAreThrottledAndLoggedOnce() async throws {
+        let server = try await ServerProcess.start(arguments: ["--test-hooks", "--operator-key-file", try Self.keyFile()])
+        let client = try await SessionClient.create(port: server.port)
+        let path = "/v1/operator/sessions/\(client.id)"
+        for _ in 0..<10 {
+            ProblemAssertions.expect(try await Self.get(server, path, key: "guess", from: "127.0.0.40"), 401, "operator-unauthorized")
+        }
+        let throttled = try await Self.get(server, path, key: "guess", from: "127.0.0.40")
+        ProblemAssertions.expect(throttled, 429, "throttled")
+        #expect(Int(throttled.headers["retry-after"] ?? "") ?? 0 >= 1)
+        ProblemAssertions.expect(try await Self.get(server, path, key: Self.key, from: "127.0.0.40"), 429, "throttled")
+        #expect(try await Self.get(server, path, key: Self.key, from: "127.0.0.41").status == 200)
+        try await server.advanceClock(seconds: 61)
+        #expect(try await Self.get(server, path, key: Self.key, from: "127.0.0.40").status == 200)
+
+        try await server.stop()
+        let lines = server.log.split(separator: "\n")
+        #expect(lines.filter { $0.contains("operator request refused") }.count == 1)
+        #expect(lines.filter { $0.contains("operator requests throttled") }.count == 1)
+    }
+
+    /// An operator key must be one no request could miss and no one could guess.
+    @Test func aWeakOperatorKeyIsRefusedAtStart() throws {
+        for (key, reason) in [
+            (String(repeating: " ", count: 32), "spaces"), (String(repeating: "a", count: 32), "random"),
+            ("short-key-0123456789", "32 characters"),
+        ] {
+            let (status, output) = try ChildProcess.run(
+                ServerProcess.binaryPath, ["serve", "--port", "0", "--database", ServerProcess.temporaryDatabasePath(), "--operator-key", key])
+            #expect(status != 0)
+            #expect(output.contains(reason), "\(output)")
+        }
     }
 
     @Test func withoutAKeyOperatorEndpointsAreClosed() async throws {

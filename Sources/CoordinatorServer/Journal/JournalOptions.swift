@@ -29,8 +29,8 @@ struct JournalOptions: ParsableArguments {
         if operatorKey != nil && operatorKeyFile != nil {
             throw ValidationError("Give the operator key with --operator-key or --operator-key-file, not both.")
         }
-        if let operatorKey, operatorKey.count < 32 {
-            throw ValidationError("--operator-key must be at least 32 characters.")
+        if let operatorKey, let weakness = OperatorAccess.weakness(of: operatorKey) {
+            throw ValidationError("--operator-key \(weakness).")
         }
     }
 
@@ -53,8 +53,8 @@ struct JournalOptions: ParsableArguments {
             throw StartupError(description: "cannot read the operator key file \(operatorKeyFile): \(error.localizedDescription)")
         }
         let key = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard key.count >= 32 else {
-            throw StartupError(description: "the operator key in \(operatorKeyFile) must be at least 32 characters")
+        if let weakness = OperatorAccess.weakness(of: key) {
+            throw StartupError(description: "the operator key in \(operatorKeyFile) \(weakness)")
         }
         return key
     }
