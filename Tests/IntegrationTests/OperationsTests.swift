@@ -69,6 +69,25 @@ import Testing
         #expect(!server.log.contains("not TCMalloc"), "\(server.log)")
     }
 
+    /// A clean stop leaves the whole database in its main file: the log is checkpointed and
+    /// emptied, so a copy of the file alone serves every acknowledged event.
+    @Test func aCleanStopLeavesTheDatabaseInItsMainFile() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        for _ in 0..<6 { try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client))) }
+        #expect(try await server.stop() == 0)
+        let log = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal")[.size] as? Int) ?? 0
+        #expect(log == 0, "the log still holds \(log) bytes")
+
+        let copy = ServerProcess.temporaryDatabasePath()
+        try FileManager.default.copyItem(atPath: server.databasePath, toPath: copy)
+        let restored = try await ServerProcess.start(databasePath: copy)
+        var again = client.moved(to: restored.port)
+        #expect(try await again.refresh().status == 200)
+        #expect(again.version == client.version)
+        try await restored.stop()
+    }
+
     @Test func sigintAlsoStopsCleanly() async throws {
         let server = try await ServerProcess.start()
         #expect(try await server.stop(signal: SIGINT) == 0)
