@@ -45,7 +45,9 @@ struct Application {
                 sweepBatchSize: options.sweepBatchSize, clock: clock,
                 streamLimits: LiveHub.Limits(
                     perSession: options.maxStreamsPerSession, perClient: options.maxStreamsPerClient,
-                    total: options.maxStreams)
+                    total: FileDescriptors.streamCapacity(
+                        asked: options.maxStreams, connections: options.connectionLimit,
+                        descriptors: FileDescriptors.raiseLimit()))
             ).journaling(options.journalOptions.settings),
             logger: logger, environment: makeEnvironment)
         let liveMetrics = LiveMetrics()

@@ -50,9 +50,12 @@ struct Serve: AppCommand {
             """)
     var gatherCommits: OnOff = .off
     @Option(help: "Live streams open at once on one session; past that, 429.") var maxStreamsPerSession = 16
-    @Option(help: "Live streams open at once from one client address; past that, 429.") var maxStreamsPerClient = 32
-    @Option(help: "Live streams open at once on this node; past that, 503. Each holds a file descriptor.")
-    var maxStreams = 768
+    @Option(help: "Live streams open at once from one client address; past that, 429.") var maxStreamsPerClient = 16
+    // A stream costs ~1.4 KiB and a descriptor: 16,384 of them take ~23 MiB, and 1,024 addresses
+    // at their own cap to fill; the start-up lowers it to what the descriptor limit allows.
+    @Option(
+        help: "Live streams open at once on this node; past that, 503. Each holds a file descriptor (lowered to what the process's limit allows).")
+    var maxStreams = 16_384
     @Option(help: "Seconds between heartbeat comments on an idle live stream.") var streamHeartbeat = 15
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
@@ -91,6 +94,14 @@ struct Serve: AppCommand {
         MetricsSystem.bootstrap(metricsFactory)
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
+        let descriptors = FileDescriptors.raiseLimit()
+        let streamCapacity = FileDescriptors.streamCapacity(
+            asked: maxStreams, connections: connectionLimit, descriptors: descriptors)
+        if streamCapacity < maxStreams {
+            logger.warning(
+                "live stream capacity lowered by the file descriptor limit",
+                metadata: ["max_streams": "\(streamCapacity)", "descriptor_limit": "\(descriptors)"])
+        }
         let application = try StartupError.explain { try Application(app, self, settings: settings, registry: registry, logger: logger) }
         let store = application.store
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.

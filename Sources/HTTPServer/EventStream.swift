@@ -82,6 +82,12 @@ public final class EventStream: Sendable {
         return accepted
     }
 
+    /// Drops every data frame with an id up to `id` from now on: the client already has them
+    /// (its `Last-Event-ID`), so a late fan-out of an older version never reaches it.
+    public func skip(through id: Int) {
+        buffer.withLock { $0.lastID = max($0.lastID, id) }
+    }
+
     /// Queues an SSE comment (a heartbeat) when nothing else waits: any write keeps proxies from
     /// closing the stream, and a write to a peer that is gone fails and ends the stream.
     public func comment(_ text: String = "") {

@@ -5,6 +5,9 @@ import Synchronization
 package protocol LiveSubscriber: AnyObject, Sendable {
     /// A committed State; its version only grows per subscriber (an older one is dropped).
     func deliver(_ update: LiveUpdate)
+    /// The client has every version up to `version`: drop those, should one still arrive (a
+    /// fan-out or another node's notice running late).
+    func skip(through version: Int)
     /// The last frame: the stream's token no longer opens the session, for `reason`.
     func end(reason: LiveEndReason)
     /// A sign of life (`connected` false: this node lost its link to changes made elsewhere).

@@ -24,8 +24,13 @@ extension SessionService {
                     try live.subscribe(
                         subscriber, sessionID: id, tokenHash: current.tokenHash, client: client,
                         userID: current.tree.user?.id, expiresAt: current.expiresAt, leaseEnds: leaseEnds)
-                    if current.version > (lastEventID ?? 0) {
+                    // The current State unless the client has exactly it. A client ahead of the
+                    // session (a database restored from a backup, another deployment's ids) gets
+                    // it too, rather than silence until the session catches up with its number.
+                    if current.version != lastEventID {
                         subscriber.deliver(LiveUpdate(version: current.version, state: render(current, id: id)))
+                    } else {
+                        subscriber.skip(through: current.version)
                     }
                     return true
                 }

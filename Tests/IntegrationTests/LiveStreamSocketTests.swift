@@ -99,4 +99,37 @@ import Testing
         #expect(try await server.metric("coordinatord_streams_opened_total") == 0)
         #expect(try await server.metric("coordinatord_streams_open") == 0)
     }
+
+    /// A node's stream capacity is no small-group resource: 25 clients each at their own cap hold
+    /// 400 streams and the node still has room; the 17th stream of one client is refused for
+    /// that client alone.
+    @Test func clientsAtTheirCapDoNotFillTheNode() async throws {
+        let server = try await ServerProcess.start(backend: .sqlite, arguments: ["--trusted-proxy", "127.0.0.1"])
+        var streams: [EventStreamClient] = []
+        var firstSession: SessionClient?
+        for client in 0..<25 {
+            let forwarded = ["X-Forwarded-For": "192.0.2.\(client + 1)"]
+            let session = try await SessionClient.create(port: server.port, headers: forwarded)
+            if client == 0 { firstSession = session }
+            for _ in 0..<16 {
+                let stream = try await TestHTTP.offPool {
+                    try EventStreamClient(port: server.port, sessionID: session.id, token: session.token, extraHeaders: forwarded)
+                }
+                #expect(stream.status == 200)
+                streams.append(stream)
+            }
+        }
+        #expect(try await server.metric("coordinatord_streams_open") == 400)
+        let session = try #require(firstSession)
+        let over = try await TestHTTP.offPool {
+            try EventStreamClient(port: server.port, sessionID: session.id, token: session.token, extraHeaders: ["X-Forwarded-For": "192.0.2.1"])
+        }
+        #expect(over.status == 429)
+        let newcomer = try await SessionClient.create(port: server.port, headers: ["X-Forwarded-For": "192.0.2.99"])
+        let more = try await TestHTTP.offPool {
+            try EventStreamClient(port: server.port, sessionID: newcomer.id, token: newcomer.token, extraHeaders: ["X-Forwarded-For": "192.0.2.99"])
+        }
+        #expect(more.status == 200)
+        streams.append(more)
+    }
 }

@@ -66,6 +66,16 @@ import Testing
         #expect(phone.version == 6)
     }
 
+    /// A client that names a version the session never reached (a database restored from a
+    /// backup, say) gets the current State at once, not silence until the session catches up.
+    @Test func aLastEventIDAheadOfTheSessionGetsTheCurrentState() async throws {
+        let server = try await ServerProcess.start(backend: .sqlite)
+        var phone = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await phone.send(ConcurrencyTests.nextEvent(for: phone)))
+        let ahead = try await Self.open(phone, lastEventID: phone.version + 10)
+        Self.expectState(try await Self.next(ahead), equals: phone, "the current State")
+    }
+
     /// A reader that does not read backs its frames up in the server: they coalesce into the
     /// latest (versions skip, never go backwards) and the server's memory does not grow with them.
     @Test(arguments: Backend.allCases) func aSlowReaderGetsCoalescedFramesInBoundedMemory(backend: Backend) async throws {

@@ -26,6 +26,8 @@ final class LiveStream: LiveSubscriber {
         body.send(id: update.version, frame: update.encoded { EventStream.frame(id: $0.version, data: $0.state) })
     }
 
+    func skip(through version: Int) { body.skip(through: version) }
+
     func end(reason: LiveEndReason) {
         body.finish(event: "ended", data: Array(#"{"reason":"\#(reason.rawValue)"}"#.utf8))
     }
