@@ -73,6 +73,19 @@ enum SessionSQL {
         }
     }
 
+    /// The stored versions of `ids` (at most `versionsBatch` at once); a session not stored is absent.
+    static func versions(_ connection: any SQLConnection, ids: [String]) throws -> [String: Int] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = ids.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        let rows = try connection.query(
+            "SELECT id, version FROM sessions WHERE id IN (\(placeholders))", ids.map { .text($0) }
+        ) { (id: $0.string(0), version: $0.int(1)) }
+        return Dictionary(rows.map { ($0.id, $0.version) }) { first, _ in first }
+    }
+
+    /// Sessions whose versions one statement reads.
+    static let versionsBatch = 200
+
     /// What a node checks its cached copy of session `id` against: the stored token, version and
     /// expiry, and the snapshot only when the stored version is not `cachedVersion`.
     static func check(_ connection: any SQLConnection, id: String, cachedVersion: Int) throws -> StoredHead? {

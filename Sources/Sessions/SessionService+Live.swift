@@ -125,20 +125,43 @@ extension SessionService {
         for subscriber in live.everyone() { subscriber.heartbeat() }
     }
 
+    /// On a shared store, reads the stored versions of the sessions streamed here and refreshes
+    /// those that moved past what their streams got (or went): streams converge on the committed
+    /// version even when another node's notice was lost after its commit (a dropped link, a
+    /// listener restarted), at the latest one heartbeat later.
+    package func catchUpLiveStreams() async {
+        guard store.isShared else { return }
+        let watched = live.watchedSessions
+        for start in stride(from: 0, to: watched.count, by: SessionSQL.versionsBatch) {
+            let batch = Array(watched[start..<min(start + SessionSQL.versionsBatch, watched.count)])
+            do {
+                let stored = try await read { try SessionSQL.versions($0, ids: batch) }
+                for id in batch {
+                    guard let published = live.publishedVersion(id) else { continue }
+                    if let version = stored[id], version <= published { continue }
+                    await refreshLive(id)
+                }
+            } catch {
+                logger.warning("live catch-up failed", metadata: ["sessions": "\(batch.count)", "error": "\(error)"])
+            }
+        }
+    }
+
     /// Streams open on this node.
     package var liveStreams: Int { live.count }
 
     /// The PostgreSQL channel commits are announced on.
     package static var liveChannel: String { LiveNotice.channel }
 
-    /// Sends heartbeats, and renews the leases of the sessions streamed here, every `interval`
-    /// until cancelled.
+    /// Sends heartbeats, renews the leases of the sessions streamed here and catches their
+    /// streams up with the store (`catchUpLiveStreams`), every `interval` until cancelled.
     package func startHeartbeats(every interval: Duration) -> Task<Void, Never> {
         Task { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 liveHeartbeat()
                 await renewLiveLeases()
+                await catchUpLiveStreams()
             }
         }
     }

@@ -25,6 +25,20 @@ import Testing
 
     /// `kill -9` of the node holding a stream: the client reconnects to the other node naming
     /// the last version it saw and gets exactly the State it missed.
+    /// A commit whose notice never arrives (here: a version stored behind the node's back, with
+    /// no NOTIFY at all) still reaches the node's streams: each heartbeat compares the stored
+    /// versions of the sessions streamed here with what their streams got.
+    @Test func aStreamConvergesOnTheStoredVersionWithoutANotice() async throws {
+        let server = try await ServerProcess.start(backend: .postgresql, arguments: ["--stream-heartbeat", "1"])
+        let phone = try await SessionClient.create(port: server.port)
+        let laptop = try await LiveStreamTests.open(phone)
+        LiveStreamTests.expectState(try await LiveStreamTests.next(laptop), equals: phone)
+        let stored = try StoredData.open(server.databasePath)
+        #expect(try stored.run("UPDATE sessions SET version = version + 1 WHERE id = ?1", [.text(phone.id)]) == 1)
+        let frame = try await LiveStreamTests.next(laptop)
+        #expect(frame?.id == phone.version + 1)
+    }
+
     @Test func aStreamMovedOffAKilledNodeLosesNoVersion() async throws {
         let nodes = try await MultiNodeTests.nodes(2)
         var phone = try await SessionClient.create(port: nodes[0].port)
