@@ -21,6 +21,9 @@ package struct DeployCheckReport: Sendable {
     package var propsOnly = 0
     /// Journaled events that cannot be replayed here, by reason.
     package var notReplayable: [String: Int] = [:]
+    /// Sessions whose journal chain is damaged (an entry names itself or a newer one as the one
+    /// before it), one line each: they are not replayed.
+    package var damagedJournals: [String] = []
 
     /// Sessions that would be lost in all.
     package var lostCount: Int { lost.values.reduce(0, +) }
@@ -39,6 +42,10 @@ package struct DeployCheckReport: Sendable {
         lines += navigationDiffers.prefix(50).map { "  " + $0 }
         lines.append("props differ only: \(propsOnly)")
         lines += notReplayable.sorted { $0.key < $1.key }.map { "not replayable, \($0.key): \($0.value)" }
+        if !damagedJournals.isEmpty {
+            lines.append("damaged journals (not replayed): \(damagedJournals.count)")
+            lines += damagedJournals.prefix(50).map { "  " + $0 }
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -117,6 +124,17 @@ package struct DeployCheck: Sendable {
     private func replay(
         session id: String, head: Int64, on connection: any SQLConnection, into report: inout DeployCheckReport
     ) async throws {
+        // A walk stops where an entry names itself or a newer one as the one before it (a
+        // damaged chain would loop): such a session is reported, not replayed.
+        let loop = try connection.queryFirst(
+            JournalSQL.walk(from: "?1") + " SELECT id, previous_id FROM walk WHERE previous_id >= id LIMIT 1",
+            [.integer(head)]
+        ) { (id: $0.int64(0), previous: $0.int64(1)) }
+        if let loop {
+            report.damagedJournals.append(
+                "session \(id): entry \(loop.id) names \(loop.previous) as the one before it (the chain loops)")
+            return
+        }
         let entries = try connection.query(
             JournalSQL.walk(from: "?1")
                 + """

@@ -126,16 +126,24 @@ enum JournalSQL {
 
     /// A recursive walk down a session's chain, as the table `walk(id, previous_id, version,
     /// replay, step)`: from the entry `start` (SQL naming an id; step 1) to older ones, on from
-    /// an entry only while `more` (SQL over `walk`, that entry) holds. Ends where the chain was cut.
+    /// an entry only while `more` (SQL over `walk`, that entry) holds. Ends where the chain was cut,
+    /// and after `maxSteps` entries whatever: a damaged chain that loops (an entry naming itself or
+    /// a newer one as the one before) must not keep a query running for ever. Each step goes to
+    /// an older entry (a smaller id), so a walk of an intact chain never meets the bound's cut.
     static func walk(from start: String, while more: String = "1 = 1") -> String {
         """
         WITH RECURSIVE walk(id, previous_id, version, replay, step) AS (
             SELECT id, previous_id, version, replay, 1 FROM session_journal WHERE id = (\(start))
             UNION ALL
             SELECT j.id, j.previous_id, j.version, j.replay, walk.step + 1
-            FROM walk JOIN session_journal j ON j.id = walk.previous_id WHERE \(more))
+            FROM walk JOIN session_journal j ON j.id = walk.previous_id
+            WHERE j.id < walk.id AND walk.step < \(maxSteps) AND \(more))
         """
     }
+
+    /// Entries one walk reads at most (a session keeps at most `--journal-max-versions`, and a
+    /// few replays between two of them).
+    static let maxSteps = 1_000_000
 
     static func redacted(fromText text: String) -> [String] {
         ((try? JSONValue.parse(Array(text.utf8)))?.arrayValue ?? []).compactMap(\.stringValue)

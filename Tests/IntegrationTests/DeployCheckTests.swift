@@ -85,6 +85,42 @@ import Testing
         try await server.stop()
     }
 
+    /// A journal whose chain loops (an entry naming itself as the one before) is reported as
+    /// damaged and the check ends; the server's own reads of that history end too.
+    @Test(arguments: Backend.allCases) func aLoopingJournalIsReportedAndEveryWalkEnds(backend: Backend) async throws {
+        let (database, clients) = try await Self.databaseOfToday(backend)
+        let stored = try StoredData.open(database)
+        _ = try stored.run(
+            "UPDATE session_journal SET previous_id = id WHERE session_id = ?1", [.text(clients[0].id)])
+        let checked = try await withDeadline("check-deploy on a looping journal") {
+            try await Self.check(database, variant: "v1")
+        }
+        #expect(checked.status == 0, "\(checked.output)")
+        #expect(checked.output.contains("damaged journals (not replayed): 1"), "\(checked.output)")
+        #expect(checked.output.contains("session \(clients[0].id): entry"), "\(checked.output)")
+
+        let server = try await Self.serve(database, variant: "v1")
+        let client = clients[0].moved(to: server.port)
+        let history = try await withDeadline("the history of a looping journal") { try await client.get("/history") }
+        #expect(history.status == 200)
+        let past = try await withDeadline("a past State of a looping journal") { try await client.get("/history/2") }
+        ProblemAssertions.expect(past, 404, "version-not-retained")
+        try await server.stop()
+    }
+
+    /// Pointed at a file that is no coordinatord database, the check says so, and never asks
+    /// for a writable path (it only reads).
+    @Test func aDatabaseOfSomethingElseIsNamedAsSuch() async throws {
+        let path = ServerProcess.temporaryDatabasePath()
+        let other = try StoredData.open(path)
+        try other.execute("CREATE TABLE notes (body TEXT)")
+        let checked = try await Self.check(path, variant: "v1")
+        #expect(checked.status != 0)
+        #expect(checked.output.contains("is not a coordinatord database"), "\(checked.output)")
+        #expect(!checked.output.contains("writable"), "\(checked.output)")
+        #expect(!checked.output.contains("no such table"), "\(checked.output)")
+    }
+
     /// A build with a migration upgrades live sessions; one without falls back to a fresh start,
     /// counted in `/metrics`. The app-marked secret never reaches the database.
     @Test func aMigrationUpgradesLiveSessionsAndTheFallbackIsCounted() async throws {
