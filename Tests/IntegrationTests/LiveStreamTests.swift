@@ -206,13 +206,21 @@ import Testing
         withExtendedLifetime(kept) {}
     }
 
+    /// An idle stream gets a heartbeat comment every interval (so proxies and clients see it
+    /// alive), stays open through them, and still carries the next commit after them.
     @Test func heartbeatsKeepAnIdleStreamAlive() async throws {
         let server = try await ServerProcess.start(backend: .sqlite, arguments: ["--stream-heartbeat", "1"])
-        let client = try await SessionClient.create(port: server.port)
+        var client = try await SessionClient.create(port: server.port)
         let stream = try await Self.open(client)
         _ = try await Self.next(stream)
-        let frame = try await TestHTTP.offPool { try stream.nextFrame() }
-        #expect(frame?.isComment == true)
+        let heartbeats = try await TestHTTP.offPool {
+            try (0..<3).map { _ in try stream.nextFrame() }
+        }
+        #expect(heartbeats.count == 3)
+        #expect(heartbeats.allSatisfy { $0?.isComment == true }, "\(heartbeats)")
+        #expect(try await server.metric("coordinatord_streams_open") == 1)
+        try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client)))
+        Self.expectState(try await Self.next(stream), equals: client, "the commit after the heartbeats")
     }
 
     /// SIGTERM: every stream gets a last frame telling it to reconnect elsewhere, then closes, and

@@ -67,15 +67,41 @@ import Testing
         try await database.read { try $0.queryFirst("SELECT version FROM sessions WHERE id = ?1", [.text(id)]) { $0.int(0) } ?? -1 }
     }
 
+    /// Everything a refused event could have changed besides its lasting write: the stored row
+    /// (snapshot, version, token, expiry), the session's journal and stored answers, and the
+    /// State the service holds in memory.
+    static func everythingElse(_ service: SessionService, _ database: SQLiteDatabase, _ session: (token: String, state: [UInt8], id: String))
+        async throws -> [String]
+    {
+        let id = session.id
+        let stored = try await database.read { connection in
+            try connection.query(
+                """
+                SELECT hex(snapshot) || '|' || version || '|' || hex(token_hash) || '|' || expires_at || '|' ||
+                       coalesce(journal_head, 0) || '|' || (SELECT count(*) FROM session_journal WHERE session_id = ?1)
+                       || '|' || (SELECT count(*) FROM idempotency_keys WHERE session_id = ?1)
+                FROM sessions WHERE id = ?1
+                """, [.text(id)]
+            ) { $0.string(0) }
+        }
+        let resident = try await service.withSession(id: id, token: session.token) { resident in
+            String(decoding: service.render(resident.current, id: id), as: UTF8.self)
+        }
+        return stored + [resident]
+    }
+
     @Test(arguments: ["refused", "refusedAfterPreparation"])
     func aRefusedEventsLastingWriteCommitsOnceAndNothingElseChanges(event: String) async throws {
         let (service, database) = try Self.service()
         let session = try await service.create(platform: .phone, clientAddress: "")
+        let before = try await Self.everythingElse(service, database, session)
+        #expect(before.count == 2)
         for attempt in 1...3 {
             await #expect(throws: EventRejection.sessionLimit("2048 bytes of state")) {
                 try await service.post(try PreparationTests.event(event, session: session))
             }
             #expect(try await Self.failures(database) == attempt)
+            #expect(try await Self.everythingElse(service, database, session) == before, "attempt \(attempt)")
         }
         #expect(try await Self.version(database, session.id) == 1)
     }
