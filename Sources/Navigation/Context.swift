@@ -14,6 +14,8 @@ public struct Context {
     var endedSessionsOfUsers: Set<Int64> = []
     /// Users whose sessions' journals are erased when this event commits.
     var forgottenUsers: Set<Int64> = []
+    /// Texts the journal erases from every session after this event commits.
+    var erasedMentions: Set<String> = []
     /// The app's screens and coordinator types: only those may be shown and started.
     private let screens: [String: ScreenDefinition]
     private let registry: CoordinatorRegistry
@@ -74,6 +76,16 @@ public struct Context {
     /// has signed out or ended since (an account deletion; pair it with `endOtherSessions`).
     public mutating func forgetUser(_ id: Int64) {
         forgottenUsers.insert(id)
+    }
+
+    /// Erases what *other* sessions were shown of a deleted user from their journals: every
+    /// entry whose snapshot or payload holds one of `texts` (her display name, her e-mail, the
+    /// text of her posts) loses that snapshot (its past State is no longer retained) or payload.
+    /// Asked with this event's commit, done by the sweeps that follow it (every
+    /// `--sweep-interval`); pair it with `forgetUser`. Texts shorter than 3 characters are ignored:
+    /// they would match nearly everything.
+    public mutating func eraseMentions(_ texts: [String]) {
+        erasedMentions.formUnion(texts.filter { $0.count >= 3 })
     }
 
     /// Hands the client `token` to keep for this device: the event's answer carries it as

@@ -43,4 +43,6 @@ public struct EventOutcome: Sendable, Hashable {
     public var deviceToken: String? = nil
     /// Users whose sessions' journals are erased with this event's commit (`Context.forgetUser`).
     public var forgottenUsers: Set<Int64> = []
+    /// Texts to erase from every session's journal after this event's commit (`Context.eraseMentions`).
+    public var erasedMentions: Set<String> = []
 }

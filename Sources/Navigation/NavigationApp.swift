@@ -159,7 +159,8 @@ public struct NavigationApp: Sendable {
         tree.noteTopLink(links)
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
-            deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers)
+            deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers,
+            erasedMentions: context.erasedMentions)
     }
 
     /// What an event of a session whose user no longer exists does instead of its own flow: the

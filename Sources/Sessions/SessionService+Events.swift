@@ -372,7 +372,8 @@ extension SessionService {
                         FoldedEventSQL.Answered(values: $0, keep: configuration.maxIdempotencyKeysPerSession)
                     },
                     // The write's last statement (nothing follows it below): it commits the write.
-                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty,
+                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
+                        && ran.outcome.erasedMentions.isEmpty,
                     confirming: ran.userToConfirm.flatMap { user in app.userTable.map { ($0, user) } })
             else {
                 // With a user to confirm, either condition may have failed: the run with the check
@@ -405,6 +406,7 @@ extension SessionService {
             try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
+        try JournalErasure.request(ran.outcome.erasedMentions, connection, now: now)
         if connection.dialect != .postgresql, let answer = ran.answer, let key = request.idempotencyKey,
             let token = request.token
         {

@@ -64,6 +64,20 @@ extension StoredSnapshot {
         return Array(json)
     }
 
+    /// The bytes of JSON that `stored` holds itself: the whole JSON of a full snapshot, the
+    /// changed stretch of a delta (what is shared with the entry before is in that entry); nil
+    /// when damaged. What the journal's erasure searches.
+    static func ownBytes(_ stored: [UInt8]) -> [UInt8]? {
+        guard isDelta(stored) else { return try? unpack(stored) }
+        guard stored.count > headerBytes else { return nil }
+        let tail = Array(stored[headerBytes...])
+        switch tail.first {
+        case 0: return Array(tail.dropFirst())
+        case lz4Marker: return try? unpack(tail)
+        default: return nil
+        }
+    }
+
     /// The JSON of each snapshot of `run` (entries of one session in version order): a delta reads
     /// over the JSON of the entry before it when that is its version's predecessor. Nil where one
     /// does not read back, and so for the deltas after it.

@@ -93,6 +93,9 @@ import Testing
         try Journey.expect200(try await deleting.send("signUp"))
         #expect(try await Self.operatorEntries(server, deleting.id) == ["signUp"])
 
+        // The texts her deletion asked to erase from other sessions wait for the sweep, which
+        // erases them and its request.
+        try await server.sweep()
         try await server.stop()
         for text in [Self.ada.email, Self.ada.name, Self.ada.post] {
             let found = try Self.columnsContaining(text, database: server.databasePath)
@@ -101,6 +104,46 @@ import Testing
         for text in [Self.grace.email, Self.grace.name, Self.grace.post] {
             #expect(try Self.columnsContaining(text, database: server.databasePath).contains("session_journal.payload"), "\(text)")
         }
+    }
+
+    /// What another user's session was shown of Ada (her post, her name on it) leaves that
+    /// session's journal by the sweep after she deletes her account: the entries keep their
+    /// events, their States that showed her are no longer retained, and the other user's own
+    /// data stays.
+    @Test(arguments: Backend.allCases) func deletingAnAccountErasesWhatOtherSessionsWereShownOfIt(
+        backend: Backend
+    ) async throws {
+        let server = try await ServerProcess.start(
+            backend: backend, arguments: ["--test-hooks", "--operator-key-file", try OperatorAccessTests.keyFile()])
+        var ada = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&ada, Self.ada)
+        var grace = try await SessionClient.create(port: server.port)
+        try await Self.signUp(&grace, Self.grace)
+        #expect(grace.stateText.contains(Self.ada.post), "Grace's timeline shows Ada's post")
+        try Journey.expect200(try await grace.send("selectTab", ["tab": "profile"]))
+        let graceEvents = try await Self.operatorEntries(server, grace.id)
+        var showedAda: [Int] = []
+        for version in 1...grace.version {
+            let state = try await Self.operatorGet(server, "\(grace.id)/history/\(version)")
+            if state.status == 200 && state.text.contains(Self.ada.post) { showedAda.append(version) }
+        }
+        #expect(!showedAda.isEmpty)
+        #expect(try Self.columnsContaining(Self.ada.post, database: server.databasePath).contains("session_journal.snapshot"))
+
+        try await Self.settings(&ada, then: [("deleteAccount", nil), ("confirm", ["password": Self.password])])
+        try await server.sweep()
+
+        for text in [Self.ada.post, Self.ada.name, Self.ada.email] {
+            let found = try Self.columnsContaining(text, database: server.databasePath).filter { !$0.hasPrefix("sessions.") }
+            #expect(found == [], "\(text) in \(found)")
+        }
+        #expect(try await Self.operatorEntries(server, grace.id) == graceEvents, "Grace's events are all still there")
+        for version in showedAda {
+            ProblemAssertions.expect(
+                try await Self.operatorGet(server, "\(grace.id)/history/\(version)"), 404, "version-not-retained")
+        }
+        #expect(try Self.columnsContaining(Self.grace.post, database: server.databasePath).contains("session_journal.payload"))
+        try await server.stop()
     }
 
     @Test(arguments: Backend.allCases) func aDeletedSessionLeavesNoHistory(backend: Backend) async throws {
@@ -184,7 +227,8 @@ import Testing
     }
 
     /// An ended session's history stays readable by its journal's newest entry, kept when its
-    /// row went; once the sweep deleted the journal, the session is unknown.
+    /// row went; once the sweep deleted the journal, the session is unknown. (A session no one
+    /// signed in to keeps no journal past its life: `JournalTests.anAnonymousSessionsJournalEndsWithIt`.)
     @Test(arguments: Backend.allCases) func anEndedSessionIsKnownUntilItsJournalIsSwept(backend: Backend) async throws {
         let server = try await ServerProcess.start(
             backend: backend,
@@ -193,11 +237,11 @@ import Testing
                 "--journal-retention", "100",
             ])
         var client = try await SessionClient.create(port: server.port)
-        try Journey.expect200(try await client.send("signUp"))
+        try await Journey.register(&client, email: "ended@example.com", displayName: "Ended")
         try await server.advanceClock(seconds: 11)
         try await server.sweep()
         ProblemAssertions.expect(try await client.get(""), 401, "unauthorized")
-        #expect(try await Self.operatorEntries(server, client.id) == ["signUp", "(start)"])
+        #expect(try await Self.operatorEntries(server, client.id) == ["finish", "next", "next", "signUp", "(start)"])
         #expect(try await Self.operatorGet(server, client.id + "/history/2").status == 200)
 
         try await server.advanceClock(seconds: 100)

@@ -96,9 +96,12 @@ struct SettingsCoordinator: InputMapping {
             try context.update(screen, as: ConfirmDeleteScreen.self) { $0.error = Rules.wrongPassword }
             return
         }
+        // What other sessions were shown of her (her name, her posts) leaves their journals too.
+        let shown = [record.displayName, record.email] + (try models.posts.posts(by: user.id)).map(\.text)
         try models.users.delete(id: user.id)
         context.endOtherSessions(ofUser: user.id)
         context.forgetUser(user.id)
+        context.eraseMentions(shown)
         context.signOut()
         finish(.accountDeleted, &context)
     }
