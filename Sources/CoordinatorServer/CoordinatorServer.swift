@@ -35,6 +35,7 @@ public enum CoordinatorServer {
             case let routes as Routes: try await routes.run(app)
             case let openAPI as OpenAPICommand: try await openAPI.run(app)
             case let check as CheckDeploy: try await check.run(app)
+            case let backup as Backup: try await backup.run(app)
             default:
                 var command = command
                 try command.run()
@@ -45,7 +46,7 @@ public enum CoordinatorServer {
     }
 }
 
-/// The command line: `serve` (the default), `migrate`, `routes`, `openapi`, `--version`.
+/// The command line: `serve` (the default), `migrate`, `routes`, `openapi`, `check-deploy`, `backup`, `--version`.
 struct Command: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ProcessInfo.processInfo.processName,
@@ -54,7 +55,7 @@ struct Command: ParsableCommand {
             + "for example COORDINATORD_PORT=9000; a flag on the command line wins, and a COORDINATORD_* "
             + "variable that names no option is refused.",
         version: CoordinatorServer.version,
-        subcommands: [Serve.self, Migrate.self, Routes.self, OpenAPICommand.self, CheckDeploy.self],
+        subcommands: [Serve.self, Migrate.self, Routes.self, OpenAPICommand.self, CheckDeploy.self, Backup.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -22,7 +22,7 @@ enum EnvironmentArguments {
         if arguments.contains(where: passThrough.contains) || ["routes", "openapi"].contains(arguments.first ?? "") {
             return RunArguments(command: arguments)
         }
-        let named = ["serve", "migrate", "check-deploy"].contains(arguments.first ?? "")
+        let named = ["serve", "migrate", "check-deploy", "backup"].contains(arguments.first ?? "")
         let subcommand = named ? arguments[0] : "serve"
         let rest = named ? Array(arguments.dropFirst()) : arguments
 
@@ -33,13 +33,17 @@ enum EnvironmentArguments {
         }
         try refuseUnknownVariables(
             environment,
-            known: serveOptions + DeclaredOption.all(of: Migrate.self) + DeclaredOption.all(of: CheckDeploy.self) + appOptions)
+            known: serveOptions + DeclaredOption.all(of: Migrate.self) + DeclaredOption.all(of: CheckDeploy.self)
+                + DeclaredOption.all(of: Backup.self) + appOptions)
 
         // Only `serve` runs the app, so only `serve` takes its settings.
-        let commandOptions =
-            subcommand == "serve"
-            ? serveOptions
-            : DeclaredOption.all(of: subcommand == "check-deploy" ? CheckDeploy.self : Migrate.self)
+        let commandOptions: [DeclaredOption] =
+            switch subcommand {
+            case "serve": serveOptions
+            case "check-deploy": DeclaredOption.all(of: CheckDeploy.self)
+            case "backup": DeclaredOption.all(of: Backup.self)
+            default: DeclaredOption.all(of: Migrate.self)
+            }
         let ownOptions = subcommand == "serve" ? appOptions : []
         var run = split(rest, appOptions: ownOptions)
         run.command.insert(subcommand, at: 0)

@@ -57,7 +57,8 @@ enum JournalErasure {
         return try entries.count < limit && pending(connection) ? limit : entries.count
     }
 
-    private static func pending(_ connection: any SQLConnection) throws -> Bool {
+    /// True when an erasure waits.
+    static func pending(_ connection: any SQLConnection) throws -> Bool {
         try connection.queryFirst("SELECT 1 FROM journal_erasures LIMIT 1", []) { $0.int(0) } != nil
     }
 

@@ -25,7 +25,9 @@ extension SessionService {
                 try JournalSQL.deleteOld($0, before: journalBefore, limit: batch, listings: self.journalListings)
             }
             // What other sessions were shown of deleted accounts (`Context.eraseMentions`).
-            _ = try await inBatches { try JournalErasure.scanBatch($0, limit: batch) }
+            if try await read(JournalErasure.pending) {
+                _ = try await inBatches { try JournalErasure.scanBatch($0, limit: batch) }
+            }
             if store.isShared {
                 // Leases long ended (their nodes stopped streaming, or stopped): a lease's length
                 // again as a margin for nodes whose clocks differ.

@@ -77,7 +77,8 @@ import Testing
 
     @Test(arguments: Backend.allCases) func theJournalOfTheWholeJourneyKeepsEveryEventAndNoPassword(backend: Backend) async throws {
         let server = try await ServerProcess.start(
-            backend: backend, arguments: ["--node-name", "node-a", "--operator-key-file", try OperatorAccessTests.keyFile()])
+            backend: backend,
+            arguments: ["--test-hooks", "--node-name", "node-a", "--operator-key-file", try OperatorAccessTests.keyFile()])
         var client = try await SessionClient.create(port: server.port)
         let answered = try await Self.journey(&client)
 
@@ -117,7 +118,9 @@ import Testing
         try await Self.deleteAccount(&client)
         #expect(try await Self.history(client).isEmpty)
 
-        // No password anywhere in the database, nor the post.
+        // No password anywhere in the database, nor the post (once the sweep has erased what her
+        // deletion asked to erase from every journal, and that request).
+        try await server.sweep()
         try await server.stop()
         for password in Self.passwords {
             #expect(try await Self.databaseContains(password, backend: backend, path: server.databasePath) == false)

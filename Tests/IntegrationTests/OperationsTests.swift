@@ -88,6 +88,38 @@ import Testing
         try await restored.stop()
     }
 
+    /// `backup` copies a running server's database consistently, and the copy serves every
+    /// event acknowledged before it; it refuses to overwrite a file, and points PostgreSQL to pg_dump.
+    @Test func anOnlineBackupServesWhatWasAcknowledged() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        for _ in 0..<5 { try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client))) }
+        let copy = ServerProcess.temporaryDatabasePath()
+        let backup = try await TestHTTP.offPool {
+            try ChildProcess.run(ServerProcess.binaryPath, ["backup", "--database", server.databasePath, "--to", copy])
+        }
+        #expect(backup.status == 0, "\(backup.output)")
+        // The server goes on meanwhile.
+        try Journey.expect200(try await client.send(ConcurrencyTests.nextEvent(for: client)))
+        let again = try await TestHTTP.offPool {
+            try ChildProcess.run(ServerProcess.binaryPath, ["backup", "--database", server.databasePath, "--to", copy])
+        }
+        #expect(again.status != 0)
+        #expect(again.output.contains("exists already"), "\(again.output)")
+        let postgres = try await TestHTTP.offPool {
+            try ChildProcess.run(
+                ServerProcess.binaryPath, ["backup", "--database", "postgresql://localhost/none", "--to", copy + ".2"])
+        }
+        #expect(postgres.output.contains("pg_dump"), "\(postgres.output)")
+        try await server.stop()
+
+        let restored = try await ServerProcess.start(databasePath: copy)
+        var copied = client.moved(to: restored.port)
+        #expect(try await copied.refresh().status == 200)
+        #expect(copied.version == client.version - 1)
+        try await restored.stop()
+    }
+
     @Test func sigintAlsoStopsCleanly() async throws {
         let server = try await ServerProcess.start()
         #expect(try await server.stop(signal: SIGINT) == 0)
