@@ -83,6 +83,7 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
         public static let invalidLink = Kind(name: "invalid-link")
         public static let unhandledLink = Kind(name: "unhandled-link")
         public static let versionNotRetained = Kind(name: "version-not-retained")
+        public static let sessionWouldStartOver = Kind(name: "session-would-start-over")
         public static let invalidQuery = Kind(name: "invalid-query")
         public static let tooManyStreams = Kind(name: "too-many-streams")
         public static let streamCapacity = Kind(name: "stream-capacity")
@@ -97,7 +98,7 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
             .idempotencyKeyReused, .invalidPlatform, .throttled, .tooManyPasswordChecks, .tooManySessions,
             .internalError, .statementFailed, .unsupportedTransferCoding, .storageUnavailable, .passwordQueueFull,
             .shuttingDown, .unknownLink, .linkTargetNotFound, .linkForbidden, .invalidLink, .unhandledLink,
-            .versionNotRetained, .invalidQuery, .tooManyStreams, .streamCapacity, .operatorUnauthorized, .operatorAccessDisabled,
+            .versionNotRetained, .sessionWouldStartOver, .invalidQuery, .tooManyStreams, .streamCapacity, .operatorUnauthorized, .operatorAccessDisabled,
         ]
     }
 

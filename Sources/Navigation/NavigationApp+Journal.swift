@@ -19,7 +19,7 @@ extension NavigationApp {
     /// payload's top-level fields are declared, so a secret must be a top-level field.
     public func journaled(payload: JSONValue, event: String, screenName: String?) -> JournaledPayload {
         let declaration =
-            SystemEvent.all.first(where: { $0.name == event })
+            (links.isEmpty ? SystemEvent.all : SystemEvent.all + [SystemEvent.open]).first(where: { $0.name == event })
             ?? screenName.flatMap { screens[$0]?.event(named: event) }
         guard case .object(let members) = payload else {
             // A payload that is not an object has no fields: kept only when it is nothing.

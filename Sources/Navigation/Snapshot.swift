@@ -42,6 +42,18 @@ struct SnapshotDocument: Codable {
 private struct SnapshotHeader: Decodable {
     var platform: Platform?
     var user: SessionUser?
+    var nextScreen: Int?
+    var nextCoordinator: Int?
+    var nextLayer: Int?
+
+    /// A tree with nothing in it but the stored id counters, for a fresh start to continue from.
+    var counters: NavigationTree {
+        var tree = NavigationTree(platform: platform ?? .phone, user: user)
+        tree.nextScreen = max(1, nextScreen ?? 1)
+        tree.nextCoordinator = max(1, nextCoordinator ?? 1)
+        tree.nextLayer = max(1, nextLayer ?? 1)
+        return tree
+    }
 }
 
 extension NavigationApp {
@@ -106,14 +118,17 @@ extension NavigationApp {
 
     /// Restores a tree from its snapshot; a snapshot that no longer decodes (a coordinator's schema
     /// changed in a deploy) falls back to a fresh start of the root flow with the signed-in user
-    /// kept, and says so.
+    /// kept, and says so. The fresh start continues the stored id counters, so no screen id is
+    /// reused: a tap on a screen of the old tree is a stale tap (`409`), not another screen's event.
     public func restore(_ bytes: [UInt8], environment: Environment) throws -> (NavigationTree, SnapshotFallback?) {
         do {
             return (try decodeSnapshot(bytes), nil)
         } catch {
             let header = try? JSONValueDecoder().decode(
                 SnapshotHeader.self, from: JSONParser.parse(bytes, maximumDepth: 512))
-            let tree = try start(platform: header?.platform ?? .phone, user: header?.user, environment: environment)
+            let tree = try start(
+                platform: header?.platform ?? .phone, user: header?.user, continuing: header?.counters,
+                environment: environment)
             return (tree, SnapshotFallback(reason: error))
         }
     }

@@ -135,20 +135,47 @@ extension SessionService {
         return app.renderState(tree, extra: ["id": .string(id), "version": .int(version)])
     }
 
-    /// The stored session `id`'s coordinator tree and version, for an operator (no token, no
-    /// restore into memory); nil for no such session, or a snapshot this build cannot decode.
-    package func storedTree(ofSession id: String) async throws -> (tree: JSONValue, version: Int)? {
-        guard let row = try await read({ try SessionSQL.load($0, id: id) }),
-            let json = try? Self.json(ofStored: row.snapshot), let tree = try? app.decodeSnapshot(json)
-        else { return nil }
-        return (app.inspect(tree), row.version)
+    /// What an operator reads of a stored session: its value, or why this build would start it over.
+    package enum StoredRead<Value: Sendable>: Sendable {
+        case found(Value)
+        /// The stored snapshot (of `version`) does not decode with this build: the session's next
+        /// request starts it over, signed-in user kept, for `reason`.
+        case wouldStartOver(version: Int, reason: String)
     }
 
-    /// The stored session `id`'s current State, for an operator; nil as for `storedTree`.
-    package func storedState(ofSession id: String) async throws -> [UInt8]? {
-        guard let row = try await read({ try SessionSQL.load($0, id: id) }),
-            let json = try? Self.json(ofStored: row.snapshot), let tree = try? app.decodeSnapshot(json)
-        else { return nil }
-        return app.renderState(tree, extra: ["id": .string(id), "version": .int(row.version)])
+    /// The stored session `id`'s coordinator tree and version, for an operator (no token, no
+    /// restore into memory); nil for no such session.
+    package func storedTree(ofSession id: String) async throws -> StoredRead<(tree: JSONValue, version: Int)>? {
+        guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
+        return decodedForOperator(row).map { .found((app.inspect($0), row.version)) } ?? startsOver(row)
+    }
+
+    /// The stored session `id`'s current State, for an operator; nil for no such session.
+    package func storedState(ofSession id: String) async throws -> StoredRead<[UInt8]>? {
+        guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
+        return decodedForOperator(row).map {
+            .found(app.renderState($0, extra: ["id": .string(id), "version": .int(row.version)]))
+        } ?? startsOver(row)
+    }
+
+    private func decodedForOperator(_ row: SessionRow) -> NavigationTree? {
+        guard let json = try? Self.json(ofStored: row.snapshot) else { return nil }
+        return try? app.decodeSnapshot(json)
+    }
+
+    /// Why `row` would start over, logged: after a breaking deploy an operator looking at a user's
+    /// session must see that, not "no such session".
+    private func startsOver<Value>(_ row: SessionRow) -> StoredRead<Value> {
+        let reason: String
+        do {
+            _ = try app.decodeSnapshot(try Self.json(ofStored: row.snapshot))
+            reason = "unknown"
+        } catch {
+            reason = error.description
+        }
+        logger.warning(
+            "operator read of a session that would start over",
+            metadata: ["session": "\(row.id)", "version": "\(row.version)", "reason": "\(reason)"])
+        return .wouldStartOver(version: row.version, reason: reason)
     }
 }

@@ -11,7 +11,9 @@ import Testing
         let document = try String(contentsOf: Self.repository.appendingPathComponent("api/openapi.yaml"), encoding: .utf8)
         let documented = Set(
             document.split(separator: "\n").compactMap { line -> String? in
-                guard let range = line.range(of: "const: urn:coordinatord:problem:") else { return nil }
+                guard line.trimmingCharacters(in: .whitespaces).hasPrefix("- urn:coordinatord:problem:"),
+                    let range = line.range(of: "urn:coordinatord:problem:")
+                else { return nil }
                 return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
             })
         #expect(documented.count > 20)

@@ -16,13 +16,16 @@ import Testing
     static func documentedInOpenAPI() throws -> [String: Int] {
         let document = try String(contentsOf: repository.appendingPathComponent("api/openapi.yaml"), encoding: .utf8)
         let lines = document.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        var types: [String: Int] = [:]
-        for (index, line) in lines.enumerated() where line.hasPrefix("- const: \(ProblemType.scheme)") {
-            let type = String(line.dropFirst("- const: ".count))
-            let description = index + 1 < lines.count ? lines[index + 1] : ""
-            types[type] = Int(description.dropFirst("description: '".count).prefix(3)) ?? 0
+        // `Problem.type`'s enum lists the types; its description says each one's status, in a
+        // line of its own (`- `stale-screen`: 409: …`).
+        let listed = lines.filter { $0.hasPrefix("- \(ProblemType.scheme)") }.map { String($0.dropFirst(2)) }
+        var statuses: [String: Int] = [:]
+        for line in lines where line.hasPrefix("- `") {
+            let parts = line.dropFirst(3).split(separator: "`", maxSplits: 1)
+            guard parts.count == 2, parts[1].hasPrefix(": ") else { continue }
+            statuses[ProblemType.scheme + parts[0]] = Int(parts[1].dropFirst(2).prefix(3))
         }
-        return types
+        return Dictionary(listed.map { ($0, statuses[$0] ?? 0) }) { first, _ in first }
     }
 
     /// The types the README's error table lists (`| 409 | `stale-screen` | … |`), with their status.

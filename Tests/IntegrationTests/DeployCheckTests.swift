@@ -85,6 +85,47 @@ import Testing
         try await server.stop()
     }
 
+    /// After a breaking deploy an operator sees the sessions the new build cannot restore, with
+    /// the reason they would start over (not "no such session"), and the server logs it.
+    @Test(arguments: Backend.allCases) func anOperatorSeesWhyASessionWouldStartOver(backend: Backend) async throws {
+        let (database, clients) = try await Self.databaseOfToday(backend)
+        let server = try await ServerProcess.start(
+            executable: Self.binaryPath,
+            commandLine: [
+                "serve", "--port", "0", "--database", database, "--log-level", "warning", "--operator-key-file",
+                try OperatorAccessTests.keyFile(),
+            ], databasePath: database, environment: ["DEPLOY_CHECK_VARIANT": "v2"])
+        for path in ["", "/tree"] {
+            let read = try await OperatorAccessTests.get(
+                server, "/v1/operator/sessions/\(clients[0].id)\(path)", key: OperatorAccessTests.key)
+            ProblemAssertions.expect(read, 409, "session-would-start-over")
+            #expect(read.json["version"] as? Int == clients[0].version)
+            #expect((read.json["reason"] as? String ?? "").contains("counter was stored with schema 1, this build has 2"), "\(read.text)")
+        }
+        ProblemAssertions.expect(
+            try await OperatorAccessTests.get(server, "/v1/operator/sessions/nosuch", key: OperatorAccessTests.key), 404,
+            "session-not-found")
+        try await server.stop()
+        #expect(server.log.contains("operator read of a session that would start over"))
+    }
+
+    /// A session that falls back to a fresh start after a breaking deploy reuses no screen id:
+    /// a tap on a screen the client still shows from before is a stale tap with the new State.
+    @Test func aFallbackReusesNoScreenID() async throws {
+        let (database, clients) = try await Self.databaseOfToday(.sqlite)
+        let old = clients[1]
+        let oldIDs = Set(SessionClient.screens(in: old.state).compactMap { $0["id"] as? String })
+        let server = try await Self.serve(database, variant: "v2")
+        var client = old.moved(to: server.port)
+        #expect(try await client.refresh().status == 200)
+        let newIDs = Set(SessionClient.screens(in: client.state).compactMap { $0["id"] as? String })
+        #expect(!newIDs.isEmpty && newIDs.isDisjoint(with: oldIDs), "\(oldIDs) then \(newIDs)")
+        var stale = old.moved(to: server.port)
+        let tap = try await stale.send("increment")
+        ProblemAssertions.expect(tap, 409, "stale-screen")
+        try await server.stop()
+    }
+
     /// A journal whose chain loops (an entry naming itself as the one before) is reported as
     /// damaged and the check ends; the server's own reads of that history end too.
     @Test(arguments: Backend.allCases) func aLoopingJournalIsReportedAndEveryWalkEnds(backend: Backend) async throws {

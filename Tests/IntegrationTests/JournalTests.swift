@@ -235,6 +235,18 @@ import Testing
         #expect(try await Self.history(client).map { $0["version"] as? Int ?? 0 } == [49])
     }
 
+    /// An `open` event's entry keeps the link it opened (it is the app's declared system event,
+    /// with one field, not secret), so history, the inspector and the deploy check can say which.
+    @Test(arguments: Backend.allCases) func aLinkOpenedIsJournaledWithItsLink(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("open", ["link": "/signup"]))
+        let newest = try #require(try await Self.history(client).first)
+        #expect(newest["event"] as? String == "open")
+        #expect((newest["payload"] as? [String: Any])?["link"] as? String == "/signup")
+        #expect(newest["redacted"] as? [String] == [])
+    }
+
     /// The registration coordinator keeps the password's hash in its state between steps, as a
     /// `@Confidential` field: the session's stored snapshot has it, the journal's copies never
     /// do, and every journaled State still reads back.

@@ -150,6 +150,25 @@ import Testing
             anonymous = [w for name, s in schemas.items() for w in inline_objects(s, name, True)]
             anonymous += inline_objects(document["paths"], "paths", False)
             assert not anonymous, anonymous
+            # Enums as generators read them: `type: string` with an `enum`, never a `oneOf` of
+            # bare `const`s (openapi-python-client checks the first const only and raises on the
+            # rest; swift-openapi-generator decodes such a oneOf as an untyped container).
+            problem_type = schemas["Problem"]["properties"]["type"]
+            assert problem_type["type"] == "string" and "oneOf" not in problem_type, problem_type
+            assert len(problem_type["enum"]) >= 30 and all(t.startswith("urn:coordinatord:problem:") for t in problem_type["enum"])
+            def consts(node, where):
+                found = []
+                if isinstance(node, dict):
+                    for member in node.get("oneOf", []):
+                        if isinstance(member, dict) and set(member) <= {"const", "description"}:
+                            found.append(where)
+                    for key, value in node.items():
+                        found += consts(value, where + "/" + str(key))
+                elif isinstance(node, list):
+                    for index, value in enumerate(node):
+                        found += consts(value, where + "/" + str(index))
+                return found
+            assert not consts(document, ""), consts(document, "")
             print("ok")
             """#
         let document = try await Self.appDocument().path

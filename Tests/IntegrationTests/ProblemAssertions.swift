@@ -5,12 +5,12 @@ import Testing
 /// What every error answer must be: `application/problem+json` with the expected status and a
 /// stable `type` that api/openapi.yaml documents (`Problem.type`).
 enum ProblemAssertions {
-    /// The problem types the OpenAPI document lists.
+    /// The problem types the OpenAPI document lists (`Problem.type`'s enum).
     static let documented: Set<String> = {
         let document = (try? String(contentsOfFile: OpenAPITests.document, encoding: .utf8)) ?? ""
         return Set(
             document.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { $0.hasPrefix("- const: urn:coordinatord:problem:") }.map { String($0.dropFirst("- const: ".count)) })
+                .filter { $0.hasPrefix("- urn:coordinatord:problem:") }.map { String($0.dropFirst("- ".count)) })
     }()
 
     /// Expects `response` to be a problem of `status` whose type is `urn:coordinatord:problem:<name>`, a documented one.

@@ -22,13 +22,19 @@ struct HistoryRoutes: Sendable {
         }
         router.get("/v1/operator/sessions/{id}") { request in
             try operators.check(request)
-            guard let state = try await service.storedState(ofSession: Self.id(request)) else { throw Self.noSession }
-            return .json(bytes: state)
+            switch try await service.storedState(ofSession: Self.id(request)) {
+            case nil: throw Self.noSession
+            case .found(let state)?: return .json(bytes: state)
+            case .wouldStartOver(let version, let reason)?: throw Self.startsOver(Self.id(request), version, reason)
+            }
         }
         router.get("/v1/operator/sessions/{id}/tree") { request in
             try operators.check(request)
-            guard let (tree, _) = try await service.storedTree(ofSession: Self.id(request)) else { throw Self.noSession }
-            return .json(bytes: tree.serialized())
+            switch try await service.storedTree(ofSession: Self.id(request)) {
+            case nil: throw Self.noSession
+            case .found(let found)?: return .json(bytes: found.tree.serialized())
+            case .wouldStartOver(let version, let reason)?: throw Self.startsOver(Self.id(request), version, reason)
+            }
         }
         router.get("/v1/operator/sessions/{id}/history") { request in
             try operators.check(request)
@@ -44,6 +50,15 @@ struct HistoryRoutes: Sendable {
     private static func id(_ request: HTTPRequest) -> String { request.pathParameters["id"] ?? "" }
 
     private static let noSession = Problem(.sessionNotFound, detail: "No such session.")
+
+    /// The session is stored, but this build cannot restore its snapshot.
+    private static func startsOver(_ id: String, _ version: Int, _ reason: String) -> Problem {
+        Problem(
+            .sessionWouldStartOver,
+            detail: "Session \(id) is stored at version \(version), but this build cannot restore it: \(reason). "
+                + "Its next request starts it over, signed-in user kept.",
+            extensions: ["version": version, "reason": reason])
+    }
 
     /// A page of the journal, newest first: `?limit=` (1 to 200, 50 by default), `?before=<cursor>`.
     private static func history(_ request: HTTPRequest, _ service: SessionService, for reader: HistoryReader)
