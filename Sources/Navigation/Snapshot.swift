@@ -96,11 +96,15 @@ extension NavigationApp {
         var decoder = JSONValueDecoder()
         decoder.userInfo[CoordinatorRegistry.userInfoKey] = registry
         let document: SnapshotDocument
+        let parsed: JSONValue
         do {
             // As deep as `JSONDecoder` allows: a coordinator's state is the app's to shape.
-            document = try decoder.decode(SnapshotDocument.self, from: JSONParser.parse(bytes, maximumDepth: 512))
+            parsed = try JSONParser.parse(bytes, maximumDepth: 512)
+            document = try decoder.decode(SnapshotDocument.self, from: parsed)
         } catch let error as SnapshotError {
             throw error
+        } catch let error as DecodingError {
+            throw .unreadable(Self.cause(of: error, in: (try? JSONParser.parse(bytes, maximumDepth: 512)) ?? .null))
         } catch {
             throw .unreadable(String(describing: error))
         }
@@ -114,6 +118,30 @@ extension NavigationApp {
         tree.nextLayer = document.nextLayer
         guard tree.nodes[tree.rootID] != nil, tree.top != nil else { throw .unreadable("no root or no screen") }
         return tree
+    }
+
+    /// What a decoding failure names, for a person: the coordinator type whose stored state no
+    /// longer decodes, the field and what is wrong (`Shelf.state.booksOpened: missing`).
+    static func cause(of error: DecodingError, in document: JSONValue) -> String {
+        let (path, problem): ([any CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context): (path, problem) = (context.codingPath + [key], "missing")
+        case .valueNotFound(_, let context): (path, problem) = (context.codingPath, "null")
+        case .typeMismatch(let type, let context): (path, problem) = (context.codingPath, "not a \(type)")
+        case .dataCorrupted(let context): (path, problem) = (context.codingPath, context.debugDescription)
+        @unknown default: return String(describing: error)
+        }
+        var owner = "the snapshot"
+        var rest = path[...]
+        // `coordinators[i].state...`: named after the coordinator's type as stored.
+        if path.count >= 2, path[0].stringValue == "coordinators", let index = path[1].intValue,
+            let type = document["coordinators"]?.arrayValue?.dropFirst(index).first?["type"]?.stringValue
+        {
+            owner = type
+            rest = path.dropFirst(2)
+        }
+        let field = rest.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return "\(owner)\(field): \(problem)"
     }
 
     /// Restores a tree from its snapshot; a snapshot that no longer decodes (a coordinator's schema

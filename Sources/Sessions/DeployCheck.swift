@@ -12,6 +12,8 @@ package struct DeployCheckReport: Sendable {
     package var migrated = 0
     /// Sessions that would fall back to a fresh start (or be stuck on a screen this build lacks), by reason.
     package var lost: [String: Int] = [:]
+    /// A session lost for each reason, to look at (`GET /v1/operator/sessions/{id}` names the reason too).
+    package var lostExample: [String: String] = [:]
     /// Sessions whose journal was replayed, and events replayed.
     package var replayedSessions = 0
     package var replayedEvents = 0
@@ -34,7 +36,9 @@ package struct DeployCheckReport: Sendable {
             "sessions: \(sessions)", "decode unchanged: \(unchanged)", "decode after a migration: \(migrated)",
             "would be lost: \(lostCount)",
         ]
-        lines += lost.sorted { $0.key < $1.key }.map { "  lost, \($0.key): \($0.value)" }
+        lines += lost.sorted { $0.key < $1.key }.map {
+            "  lost, \($0.key): \($0.value) (for example session \(lostExample[$0.key] ?? "?"))"
+        }
         lines += [
             "replayed: \(replayedEvents) events of \(replayedSessions) sessions",
             "navigation differs: \(navigationDiffers.count)",
@@ -47,6 +51,22 @@ package struct DeployCheckReport: Sendable {
             lines += damagedJournals.prefix(50).map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The report as one JSON object, for a pipeline (`check-deploy --json`).
+    package var json: JSONValue {
+        [
+            "sessions": .int(sessions), "unchanged": .int(unchanged), "migrated": .int(migrated),
+            "lost": .array(
+                lost.sorted { $0.key < $1.key }.map {
+                    ["reason": .string($0.key), "count": .int($0.value), "exampleSession": .string(lostExample[$0.key] ?? "")]
+                }),
+            "replayed": ["events": .int(replayedEvents), "sessions": .int(replayedSessions)],
+            "navigationDiffers": .array(navigationDiffers.map(JSONValue.string)),
+            "propsDifferOnly": .int(propsOnly),
+            "notReplayable": .object(notReplayable.mapValues(JSONValue.int)),
+            "damagedJournals": .array(damagedJournals.map(JSONValue.string)),
+        ]
     }
 }
 
@@ -79,7 +99,9 @@ package struct DeployCheck: Sendable {
                 switch classify(stored) {
                 case .unchanged: report.unchanged += 1
                 case .migrated: report.migrated += 1
-                case .lost(let reason): report.lost[reason, default: 0] += 1
+                case .lost(let reason):
+                    report.lost[reason, default: 0] += 1
+                    if report.lostExample[reason] == nil { report.lostExample[reason] = id }
                 }
                 if report.replayedSessions < sample, let head {
                     try await replay(session: id, head: head, on: connection, into: &report)
@@ -106,7 +128,7 @@ package struct DeployCheck: Sendable {
             case .schemaChanged(let name, let stored, let current):
                 return .lost("\(name) stored with schema \(stored), this build has \(current) and no migration from it")
             case .unknownFormat(let format): return .lost("unknown snapshot format \(format)")
-            case .unreadable: return .lost("a field no longer decodes")
+            case .unreadable(let cause): return .lost("a field no longer decodes, \(cause)")
             }
         }
         let document = (try? JSONValue.parse(json)) ?? .null

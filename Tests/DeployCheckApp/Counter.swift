@@ -11,6 +11,8 @@ enum Counter {
         let screens: [any ScreenType.Type] = [CounterScreen.self, DetailScreen.self]
         switch variant {
         case "v2": return NavigationApp(screens: screens, coordinators: [CounterV2.self], root: { _ in CounterV2() })
+        case "v2-unversioned":
+            return NavigationApp(screens: screens, coordinators: [CounterV2Unversioned.self], root: { _ in CounterV2Unversioned() })
         case "v2-migrating":
             return NavigationApp(screens: screens, coordinators: [CounterV2Migrating.self], root: { _ in CounterV2Migrating() })
         default: return NavigationApp(screens: screens, coordinators: [CounterV1.self], root: { _ in CounterV1() })
@@ -82,6 +84,16 @@ struct CounterV2: Counting {
     static let schemaVersion = 2
     var count = 0
     var label = "new"
+}
+
+/// A build whose coordinator gained a field without raising its schema version (the mistake
+/// the deploy check is there to catch): v1 snapshots lack the field.
+struct CounterV2Unversioned: Counting {
+    static let typeName = "counter"
+    var count = 0
+    var label: String
+
+    init() { label = "new" }
 }
 
 /// The same build with a migration from the v1 form: v1 sessions are upgraded.

@@ -126,6 +126,27 @@ import Testing
         try await server.stop()
     }
 
+    /// A field that no longer decodes is named, with the coordinator type, the field and an
+    /// example session; `--json` gives a pipeline the same report as one object.
+    @Test func aLostSessionsCauseIsNamedInTextAndJSON() async throws {
+        let (database, clients) = try await Self.databaseOfToday(.sqlite)
+        let checked = try await Self.check(database, variant: "v2-unversioned")
+        #expect(checked.status == 2, "\(checked.output)")
+        #expect(checked.output.contains("lost, a field no longer decodes, counter.state.label: missing: 3 (for example session "), "\(checked.output)")
+        let json = try await TestHTTP.offPool {
+            try ChildProcess.run(
+                Self.binaryPath, ["check-deploy", "--database", database, "--json"],
+                environment: ["DEPLOY_CHECK_VARIANT": "v2-unversioned"])
+        }
+        #expect(json.status == 2)
+        let report = SessionClient.parse(json.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(report["sessions"] as? Int == 3, "\(json.output)")
+        let lost = report["lost"] as? [[String: Any]] ?? []
+        #expect(lost.first?["reason"] as? String == "a field no longer decodes, counter.state.label: missing")
+        #expect(lost.first?["count"] as? Int == 3)
+        #expect(clients.map(\.id).contains(lost.first?["exampleSession"] as? String ?? ""))
+    }
+
     /// A journal whose chain loops (an entry naming itself as the one before) is reported as
     /// damaged and the check ends; the server's own reads of that history end too.
     @Test(arguments: Backend.allCases) func aLoopingJournalIsReportedAndEveryWalkEnds(backend: Backend) async throws {

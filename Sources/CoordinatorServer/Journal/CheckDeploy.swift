@@ -23,6 +23,9 @@ struct CheckDeploy: AppCommand {
     @Option(help: "Sessions read per query.")
     var batchSize = 500
 
+    @Flag(help: "Print the report as one JSON object (for a pipeline) instead of lines of text.")
+    var json = false
+
     func validate() throws {
         guard sample >= 0, batchSize >= 1 else { throw ValidationError("--sample takes 0 or more, --batch-size 1 or more.") }
     }
@@ -38,7 +41,7 @@ struct CheckDeploy: AppCommand {
             environment: environment)
         let connection = try openReadOnly()
         let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(on: connection, sample: sample)
-        print(report.text)
+        print(json ? String(decoding: report.json.serialized(), as: UTF8.self) : report.text)
         if report.lostCount > 0 { throw ExitCode(2) }
     }
 
