@@ -4,7 +4,7 @@ import Navigation
 // The core benchmark: apply one event to a ten-screen session and render its State to JSON,
 // with no HTTP and no SQL. Also snapshot encode and decode. Prints one JSON line.
 
-let list = ScreenDefinition("list", props: [.integer("depth")], events: [EventDeclaration("open", [.integer("item")])])
+let list = ScreenDefinition("list", props: [.integer("depth")], events: [EventDeclaration("select", [.integer("item")])])
 
 struct Browser: Coordinator {
     static let typeName = "Browser"
@@ -23,7 +23,7 @@ var tree = try app.start(platform: .phone, environment: Environment())
 @MainActor func send(_ name: String, _ payload: JSONValue = .null) throws {
     try app.apply(IncomingEvent(screen: tree.top!.id, name: name, payload: payload), to: &tree, environment: Environment())
 }
-for item in 1..<10 { try send("open", ["item": .int(item)]) }  // ten screens
+for item in 1..<10 { try send("select", ["item": .int(item)]) }  // ten screens
 
 func measure(_ iterations: Int, _ body: () throws -> Void) rethrows -> Double {
     let start = ContinuousClock.now
@@ -37,7 +37,7 @@ var bytes = 0
 // Each iteration is one event (open, then back, so the session stays at ten screens) and one render.
 var opening = true
 let applyAndRender = try measure(iterations) {
-    if opening { try send("open", ["item": 7]) } else { try send("back") }
+    if opening { try send("select", ["item": 7]) } else { try send("back") }
     opening.toggle()
     bytes = app.renderState(tree, extra: ["id": "bench", "version": 1]).count
 }

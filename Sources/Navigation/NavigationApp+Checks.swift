@@ -28,7 +28,8 @@ extension NavigationApp {
     static func problems(screens: [ScreenDefinition], coordinators: [any Coordinator.Type]) -> [String] {
         var problems: [String] = []
         var screensByName: [String: ScreenDefinition] = [:]
-        let systemEvents = Set(SystemEvent.all.map(\.name))
+        // `open` too, in an app without links: the day it adds links, every screen has `open`.
+        let systemEvents = Set((SystemEvent.all + [SystemEvent.open]).map(\.name))
         for screen in screens {
             if let first = screensByName[screen.name] {
                 if first.type == nil || first.type != screen.type {
@@ -41,7 +42,8 @@ extension NavigationApp {
             screensByName[screen.name] = screen
             for event in screen.events where systemEvents.contains(event.name) {
                 problems.append(
-                    "screen \"\(screen.name)\" declares \"\(event.name)\", a system event every screen has already")
+                    "screen \"\(screen.name)\" declares \"\(event.name)\", a system event every screen has already"
+                        + (event.name == SystemEvent.open.name ? " (or will, once the app declares links)" : ""))
             }
             problems += screen.presentationProblems()
         }

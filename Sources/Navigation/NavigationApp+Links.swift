@@ -12,8 +12,8 @@ extension NavigationApp {
         return links.canonicalLink(of: top)
     }
 
-    /// Mistakes in an app's links: bad patterns, a pattern showing a screen the app does not list,
-    /// a screen event named `open` when every screen has that system event.
+    /// Mistakes in an app's links: bad patterns, a pattern showing a screen the app does not list.
+    /// (A screen event named `open` is refused in every app, links or not: `problems(screens:coordinators:)`.)
     static func linkProblems(_ links: Links, screens: [ScreenDefinition]) -> [String] {
         guard !links.isEmpty else { return [] }
         var problems = links.problems
@@ -22,10 +22,6 @@ extension NavigationApp {
             if let screen = entry.screen, !names.contains(screen) {
                 problems.append("link pattern \"\(entry.template)\" shows screen \"\(screen)\", which the app does not list")
             }
-        }
-        for screen in screens where screen.event(named: SystemEvent.open.name) != nil {
-            problems.append(
-                "screen \"\(screen.name)\" declares \"open\", a system event every screen has in an app with links")
         }
         return problems
     }

@@ -22,7 +22,8 @@ enum ScreenEventsDiagnostic: DiagnosticMessage {
         case .duplicate(let event):
             "'\(event)' is declared twice: an event's wire name is its case name, so each case needs a name of its own"
         case .systemEvent(let event):
-            "'\(event)' is a system event every client may send (back, dismiss, selectTab): name the case otherwise"
+            "'\(event)' is a system event every client may send (back, dismiss, selectTab, and open for links): "
+                + "name the case otherwise"
         case .conditionalCases:
             "@ScreenEvents cannot see cases inside #if: declare a screen's events unconditionally"
         }

@@ -114,7 +114,7 @@ extension ScreenEventsMacro {
             guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in caseDecl.elements {
                 let name = element.name.unquoted
-                if ["back", "dismiss", "selectTab"].contains(name) {
+                if ["back", "dismiss", "selectTab", "open"].contains(name) {
                     problems.append(Diagnostic(node: element.name, message: ScreenEventsDiagnostic.systemEvent(event: name)))
                 } else if !seen.insert(name).inserted {
                     problems.append(Diagnostic(node: element.name, message: ScreenEventsDiagnostic.duplicate(event: name)))

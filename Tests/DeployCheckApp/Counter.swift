@@ -2,7 +2,7 @@ import Navigation
 
 /// The app: a counter, a detail screen pushed over it, and a code redeemed with a secret field.
 enum Counter {
-    /// The `v1-detour` build: today's coordinator, but `open` no longer shows the detail.
+    /// The `v1-detour` build: today's coordinator, but `detail` no longer shows the detail.
     /// `nonisolated(unsafe)`: set once, in `navigation(_:)` before anything is served, then only read.
     nonisolated(unsafe) static var detour = false
 
@@ -29,10 +29,10 @@ enum CounterScreen: ScreenType {
         @Secret var code: String
     }
     enum Output: ScreenOutput {
-        case increment, open
+        case increment, detail
         case redeem(Redeem)
         static let events: [OutputEvent<Output>] = [
-            .event("increment", .increment), .event("open", .open), .event("redeem", Output.redeem),
+            .event("increment", .increment), .event("detail", .detail), .event("redeem", Output.redeem),
         ]
     }
 }
@@ -61,7 +61,7 @@ extension Counting {
         switch output {
         case .increment: count += 1
         case .redeem: count += 10
-        case .open:
+        case .detail:
             if Counter.detour { return .handled }
             try context.push(DetailScreen.self, .init(count: count))
             return .handled

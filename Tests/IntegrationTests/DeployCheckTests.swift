@@ -27,7 +27,7 @@ import Testing
         for _ in 0..<3 {
             var client = try await SessionClient.create(port: server.port)
             for (event, payload) in [
-                ("increment", nil), ("open", nil), ("back", nil), ("redeem", ["code": code]), ("increment", nil),
+                ("increment", nil), ("detail", nil), ("back", nil), ("redeem", ["code": code]), ("increment", nil),
             ] as [(String, [String: Any]?)] {
                 try Journey.expect200(try await client.send(event, payload))
             }
@@ -72,12 +72,12 @@ import Testing
         #expect(migrating.output.contains("replayed: 8 events of 2 sessions\n"))
         #expect(migrating.output.contains("navigation differs: 0\n"))
 
-        // A build that navigates differently: `open` no longer shows the detail. Nothing is lost,
-        // but each replayed `open` is reported with the stack users saw and the one they would see.
+        // A build that navigates differently: `detail` no longer shows the detail screen. Nothing is lost,
+        // but each replayed `detail` is reported with the stack users saw and the one they would see.
         let detour = try await Self.check(database, variant: "v1-detour")
         #expect(detour.status == 0, "\(detour.output)")
         #expect(detour.output.contains("navigation differs: 2\n"), "\(detour.output)")
-        #expect(detour.output.contains("v2→v3 open: saw root:[counter(increment,open,redeem) detail()], now root:[counter(increment,open,redeem)]"))
+        #expect(detour.output.contains("v2→v3 detail: saw root:[counter(increment,detail,redeem) detail()], now root:[counter(increment,detail,redeem)]"))
 
         // The check wrote nothing: today's build still serves every session as it was.
         let server = try await Self.serve(database, variant: "v1")

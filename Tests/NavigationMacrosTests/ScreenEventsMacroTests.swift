@@ -156,9 +156,9 @@ import Testing
             enum Output {
                 case move(Int, Int)
                 case pick(Int)
-                case open(id: Int)
-                case open(name: String)
-                case back
+                case view(id: Int)
+                case view(name: String)
+                case back, open
                 #if DEBUG
                 case debug
                 #endif
@@ -168,9 +168,9 @@ import Testing
                 enum Output {
                     case move(Int, Int)
                     case pick(Int)
-                    case open(id: Int)
-                    case open(name: String)
-                    case back
+                    case view(id: Int)
+                    case view(name: String)
+                    case back, open
                     #if DEBUG
                     case debug
                     #endif
@@ -184,11 +184,14 @@ import Testing
                     message: "'pick' carries a bare Int, and a payload is an object of named fields: "
                         + "label it (case pick(value: Int)) or carry a Codable struct", line: 4, column: 15),
                 DiagnosticSpec(
-                    message: "'open' is declared twice: an event's wire name is its case name, so each case needs a name of its own",
+                    message: "'view' is declared twice: an event's wire name is its case name, so each case needs a name of its own",
                     line: 6, column: 10),
                 DiagnosticSpec(
-                    message: "'back' is a system event every client may send (back, dismiss, selectTab): name the case otherwise",
-                    line: 7, column: 10),
+                    message: "'back' is a system event every client may send (back, dismiss, selectTab, and open for links): "
+                        + "name the case otherwise", line: 7, column: 10),
+                DiagnosticSpec(
+                    message: "'open' is a system event every client may send (back, dismiss, selectTab, and open for links): "
+                        + "name the case otherwise", line: 7, column: 16),
                 DiagnosticSpec(
                     message: "@ScreenEvents cannot see cases inside #if: declare a screen's events unconditionally", line: 8,
                     column: 5),

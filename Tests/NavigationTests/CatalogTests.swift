@@ -30,7 +30,7 @@ import Testing
                 "url": .init(display: .image), "cover": .unlabeled("Cover"),
             ],
             events: ["register": .primary("Register")],
-            itemActions: [ItemAction("photos", opens: "open", with: "photoId", title: "caption")])
+            itemActions: [ItemAction("photos", opens: "view", with: "photoId", title: "caption")])
         struct Props: Codable, Sendable {
             var photos: [Photo]
             var cover: Photo
@@ -38,8 +38,8 @@ import Testing
         }
         struct Open: Codable, Sendable { var photoId: Int }
         enum Output: ScreenOutput {
-            case register(SignUp), open(Open)
-            static let events: [OutputEvent<Output>] = [.event("register", Output.register), .event("open", Output.open)]
+            case register(SignUp), view(Open)
+            static let events: [OutputEvent<Output>] = [.event("register", Output.register), .event("view", Output.view)]
         }
     }
 
@@ -94,7 +94,7 @@ import Testing
         let register = Self.field("register", in: album["events"])
         #expect(register["accessibilityLabel"] == "Register")
         #expect(Self.field("email", in: register["fields"])["accessibilityLabel"] == "E-mail")
-        #expect(Self.field("open", in: album["events"])["accessibilityLabel"] == "Open")
+        #expect(Self.field("view", in: album["events"])["accessibilityLabel"] == "View")
         let system = Self.app.catalog().objectValue?["systemEvents"]
         #expect(Self.field("selectTab", in: system)["accessibilityLabel"] == "Select tab")
     }

@@ -15,7 +15,7 @@ struct HistoryCoordinator: Coordinator {
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
         let people = try context.environment.require(People.self)
         switch try event.output(HistoryScreen.self) {
-        case .open(let name)?:
+        case .show(let name)?:
             guard let person = try people.find(name) else { return .handled }
             try context.push(PersonScreen.self, person)
             return .handled

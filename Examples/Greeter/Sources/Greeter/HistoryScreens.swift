@@ -7,7 +7,7 @@ public enum HistoryScreen: ScreenType {
     public static let summary = "Everyone greeted so far."
     public static let presentation = ScreenPresentation(
         title: "History", fields: ["sortedBy": .label("Sorted by")], events: ["sort": .secondary("Sort")],
-        itemActions: [ItemAction("people", opens: "open", with: "name", from: "name", title: "name", subtitle: "times")])
+        itemActions: [ItemAction("people", opens: "show", with: "name", from: "name", title: "name", subtitle: "times")])
 
     @JSONWritable
     public struct Props: Codable, Sendable {
@@ -17,7 +17,7 @@ public enum HistoryScreen: ScreenType {
 
     @ScreenEvents
     public enum Output {
-        case open(name: String)
+        case show(name: String)
         case sort
     }
 }

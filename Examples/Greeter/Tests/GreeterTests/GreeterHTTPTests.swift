@@ -27,7 +27,7 @@ import Testing
         try await session.send(HelloScreen.self, .greet(name: "Ada"))
         #expect(try await session.send("selectTab", ["tab": "history"]).status == 200)
         #expect(try session.props(of: HistoryScreen.self).people == [Person(name: "Ada", times: 1)])
-        try await session.send(HistoryScreen.self, .open(name: "Ada"))
+        try await session.send(HistoryScreen.self, .show(name: "Ada"))
         try await session.send(PersonScreen.self, .writeCard)
         try await session.send(CardScreen.self, .next(message: "Hello again"))
         #expect(try await session.send("dismiss").status == 200)

@@ -27,11 +27,11 @@ import Testing
     @Test func theHistoryTabShowsWhoWasGreetedMeanwhile() async throws {
         var app = try await greetedAdaTwiceAndBob()
         #expect(try app.props(of: HistoryScreen.self).people == [Person(name: "Ada", times: 2), Person(name: "Bob", times: 1)])
-        #expect(app.accepted == ["open", "sort", "selectTab"])
+        #expect(app.accepted == ["show", "sort", "selectTab"])
         try await app.send(HistoryScreen.self, .sort)
         try await app.send(HistoryScreen.self, .sort)
         #expect(try app.props(of: HistoryScreen.self).sortedBy == "name")
-        try await app.send(HistoryScreen.self, .open(name: "Bob"))
+        try await app.send(HistoryScreen.self, .show(name: "Bob"))
         #expect(try app.props(of: PersonScreen.self).times == 1)
 
         // Bob greeted again in the other tab: his screen shows it when its tab is selected again.
@@ -59,7 +59,7 @@ import Testing
     /// Forgetting asks first, in an alert over everything; keeping changes nothing.
     @Test func forgettingAPersonAsksFirst() async throws {
         var app = try await greetedAdaTwiceAndBob()
-        try await app.send(HistoryScreen.self, .open(name: "Ada"))
+        try await app.send(HistoryScreen.self, .show(name: "Ada"))
         try await app.send(PersonScreen.self, .forget)
         #expect(layers(of: app) == ["root", "alert"])
         #expect(try app.props(of: ForgetAlert.self).message == "Forget Ada and their cards?")
@@ -76,7 +76,7 @@ import Testing
     /// the draft. Sent, its parent stores it, and the person's screen shows it when it is on top again.
     @Test func aCardIsWrittenInTwoStepsOnASheetAndSent() async throws {
         var app = try await greetedAdaTwiceAndBob()
-        try await app.send(HistoryScreen.self, .open(name: "Ada"))
+        try await app.send(HistoryScreen.self, .show(name: "Ada"))
         try await app.send(PersonScreen.self, .writeCard)
         #expect(layers(of: app) == ["root", "modal"])
         try await app.send(CardScreen.self, .next(message: " "))
@@ -98,7 +98,7 @@ import Testing
     /// goes, the card coordinator with it, and its parent hears the runtime's cancellation: no card.
     @Test func dismissingTheSheetSendsNoCard() async throws {
         var app = try await greetedAdaTwiceAndBob()
-        try await app.send(HistoryScreen.self, .open(name: "Ada"))
+        try await app.send(HistoryScreen.self, .show(name: "Ada"))
         try await app.send(PersonScreen.self, .writeCard)
         try await app.send(CardScreen.self, .next(message: "Happy birthday!"))
         try await app.send("dismiss")
