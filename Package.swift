@@ -125,7 +125,7 @@ let package = Package(
             ],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
-        // Imports the server library beyond DESIGN's table (Navigation, the store, Sessions): an
+        // Imports the server library beyond the table in docs/architecture.md (Navigation, the store, Sessions): an
         // app's migrations, settings and environment are declared in its `ServedApp`, so a test
         // builds them as `serve` does rather than re-plumbing them; every app links it already.
         .target(

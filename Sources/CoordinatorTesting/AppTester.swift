@@ -1,4 +1,4 @@
-// The server library, beyond DESIGN's table for this module: the app's migrations, settings and
+// The server library, beyond the table in docs/architecture.md for this module: the app's migrations, settings and
 // environment are declared in its `ServedApp`, and are built here as `serve` builds them.
 import CoordinatorServer
 import Navigation

@@ -1,5 +1,5 @@
 extension NavigationApp {
-    /// The State of DESIGN §4 without the session's id and version: `user`, `stack` (the layers)
+    /// The State (api/openapi.yaml's `State`) without the session's id and version: `user`, `stack` (the layers)
     /// and `top`. Only the top screen lists events: it is the one screen that accepts them now.
     /// The same bytes as `renderState`, parsed, so the value and the answer cannot disagree.
     public func render(_ tree: NavigationTree) -> [String: JSONValue] {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Each module depends only on what its layer may (DESIGN §2): the session service knows no HTTP,
+/// Each module depends only on what its layer may (docs/architecture.md, "Modules"): the session service knows no HTTP,
 /// the runtime neither HTTP nor SQL, and apps and the account protections are built on the
 /// public modules alone. Checked in the manifest and in every source file's imports.
 @Suite struct LayeringTests {
@@ -93,7 +93,7 @@ import Testing
     }
 
     /// The client for native shells builds on Apple platforms too: Foundation alone, none of the
-    /// server's modules (DESIGN §2).
+    /// server's modules (docs/architecture.md, "Modules").
     @Test func theClientUsesFoundationOnly() async throws {
         let manifest = try await Self.manifestDependencies()
         #expect(manifest["CoordinatorClient"] == [])

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Each status code of DESIGN §4, produced by the request that should produce it,
+/// Each status code of the REST contract (api/openapi.yaml), produced by the request that should produce it,
 /// against the real binary with a real SQLite file and with a real PostgreSQL database.
 @Suite struct StatusCodeTests {
     func post(_ server: ServerProcess, _ path: String, token: String? = nil, contentType: String = "application/json", body: String) async throws

@@ -4,7 +4,7 @@ import Navigation
 import Secrets
 import Sessions
 
-/// The REST contract of DESIGN §4 over a `SessionService`. The service's errors answer as the
+/// The REST contract (api/openapi.yaml) over a `SessionService`. The service's errors answer as the
 /// problems their `ProblemError` conformances say (`SessionError+Problem`).
 struct SessionRoutes: Sendable {
     let service: SessionService
