@@ -21,6 +21,9 @@ public struct ServedApp: Sendable {
     public let settings: any (ParsableArguments & Sendable).Type
     /// Builds, at start, what makes each event's environment.
     public let environment: EnvironmentSetup
+    /// The app's own version (`1.4.0`), which its OpenAPI document gives as `info.version`, so
+    /// that generated clients name the app's release, not coordinatord's; nil: unversioned.
+    public var version: String?
 
     /// - Parameters:
     ///   - name: the app's name; its migrations are recorded under it (letters, digits, `-`).
@@ -60,6 +63,13 @@ public struct ServedApp: Sendable {
             }
             return try environment(startup, settings)
         }
+    }
+
+    /// This app with `version` as its own version (`ServedApp.version`).
+    public func versioned(_ version: String) -> ServedApp {
+        var app = self
+        app.version = version
+        return app
     }
 
     /// The app's settings parsed from `arguments` (its part of the command line and environment);

@@ -15,4 +15,5 @@ await CoordinatorServer.main(
                     connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now,
                     deviceToken: request.deviceToken)
             }
-        }))
+        }
+    ).versioned(CoordinatorServer.version))

@@ -66,6 +66,12 @@ import Testing
         #expect(response.text == printed.text)
         #expect(response.body != Array(try Data(contentsOf: URL(fileURLWithPath: Self.document))))
         #expect(printed.text.contains("    TimelineScreen:\n"))
+        // The app's own version and a description of this document, not the generic one's.
+        #expect(printed.text.contains("\n  version: \"0."), "\(printed.text.prefix(600))")
+        #expect(!printed.text.contains("unversioned"))
+        #expect(!printed.text.contains("free-form here"))
+        #expect(!printed.text.contains("committed to SQLite"))
+        #expect(printed.text.contains("This is the document of the app sample"))
     }
 
     /// The shape of the app's document, as issue 21 asked for it: each screen its own schema, the

@@ -18,6 +18,21 @@ enum AppDocument {
             let titleLine = lines.firstIndex(where: { $0.hasPrefix("  title: ") })
         else { throw StartupError(description: "api/openapi.yaml has no info.title or components.schemas") }
         lines[titleLine] = "  title: " + JSONValue.string(app.name).serializedString
+        if let versionLine = lines.firstIndex(where: { $0.hasPrefix("  version: ") }) {
+            let version = app.version ?? "0.0.0-unversioned"
+            lines[versionLine] = "  version: " + JSONValue.string(version).serializedString
+        }
+        // The generic document's paragraph on itself says the opposite of what this one is.
+        if let generic = lines.firstIndex(where: { $0.hasPrefix("    This is the generic contract:") }) {
+            let end = lines[generic...].firstIndex(where: \.isEmpty) ?? generic + 1
+            lines.replaceSubrange(
+                generic..<end,
+                with: [
+                    "    This is the document of the app \(app.name) (served at `GET /openapi.yaml`, printed by",
+                    "    `openapi`): each screen is a schema of its own behind `Screen`'s discriminator, with its",
+                    "    props and its events' payloads typed. Built on coordinatord \(CoordinatorServer.version).",
+                ])
+        }
         let schemasEnd =
             lines[(schemasStart + 1)...].firstIndex { line in
                 !line.isEmpty && line.prefix(while: { $0 == " " }).count <= 2

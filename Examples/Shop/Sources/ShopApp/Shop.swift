@@ -38,5 +38,6 @@ public enum Shop {
     /// The shop as coordinatord serves it.
     public static let served = ServedApp(
         name: name, navigation: navigation, migrations: { try migrations(for: $0) },
-        environment: { _ in { connection, _, request in environment(connection: connection, now: request.now) } })
+        environment: { _ in { connection, _, request in environment(connection: connection, now: request.now) } }
+    ).versioned("1.0.0")
 }
