@@ -45,4 +45,11 @@ public struct EventOutcome: Sendable, Hashable {
     public var forgottenUsers: Set<Int64> = []
     /// Texts to erase from every session's journal after this event's commit (`Context.eraseMentions`).
     public var erasedMentions: Set<String> = []
+
+    /// True when the event asked for nothing beyond its tree: no token rotation, no sessions
+    /// ended, no device token, no erasure.
+    public var asksNothingElse: Bool {
+        !credentialsRotated && endedSessionsOfUsers.isEmpty && deviceToken == nil && forgottenUsers.isEmpty
+            && erasedMentions.isEmpty
+    }
 }

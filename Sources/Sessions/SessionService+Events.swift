@@ -166,6 +166,7 @@ extension SessionService {
                 try await lasting.commit { try await self.write($0) }
                 throw error
             }
+            if applied.unchanged { return applied.answer }
             session.update {
                 $0.tree = applied.tree
                 $0.version = current.version + 1
@@ -203,6 +204,9 @@ extension SessionService {
         /// The new State as streams show it, when the answer is exactly that (no token in it):
         /// then the streams reuse it instead of rendering the State again.
         let state: [UInt8]?
+        /// Nothing changed and nothing was stored (an `open` of what is shown): the answer is the
+        /// current State, at the current version.
+        var unchanged = false
     }
 
     /// Applies the event and commits it. Most events only navigate: their flow runs here, with a
@@ -236,6 +240,13 @@ extension SessionService {
         }
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
             var ran = ran
+            // `open` of what the session shows already changes nothing: no version, no entry.
+            if request.event.name == SystemEvent.open.name, ran.snapshot == current.snapshot, ran.newToken == nil,
+                ran.outcome.asksNothingElse
+            {
+                ran.unchanged = true
+                return ran
+            }
             ran.journalListing = try self.store(ran, of: request, current: current, now: now, connection)
             return ran
         }
@@ -277,6 +288,12 @@ extension SessionService {
         }
         (!needsConnection ? Self.flowsWithoutConnection : needsWriter ? Self.flowsOnWriter : Self.flowsOffWriter)
             .increment()
+        if ran.unchanged {
+            let answer = Self.answer(app, current.tree, id: request.sessionID, version: current.version, token: nil, deviceToken: nil)
+            return Applied(
+                tree: current.tree, snapshot: current.snapshot, tokenHash: current.tokenHash, answer: answer,
+                endedSessionsOfUsers: [], journalListing: current.journalListing, journalBytes: 0, state: nil, unchanged: true)
+        }
         let answer =
             ran.answer
             ?? Self.answer(
@@ -285,7 +302,8 @@ extension SessionService {
         return Applied(
             tree: ran.tree, snapshot: ran.snapshot, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers, journalListing: ran.journalListing,
-            journalBytes: ran.journal?.byteCount ?? 0, state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
+            journalBytes: ran.journal?.byteCount ?? 0,
+            state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
     }
 
     // Made on first use (after the metrics system is set up), not per event.
@@ -312,6 +330,8 @@ extension SessionService {
         let userToConfirm: Int64?
         /// Set by the write: the session's journal listing as it left it.
         var journalListing: JournalListings.Listed?
+        /// Set by the write: the run changed nothing (an `open` of what is shown), so nothing was stored.
+        var unchanged = false
     }
 
     /// Runs the event's flow on `connection`, with models bound to it; renders the answer when

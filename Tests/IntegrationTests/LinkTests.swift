@@ -138,4 +138,23 @@ import Testing
         #expect(result.output.contains("browser links passed"))
         try await server.stop()
     }
+
+    /// `open` of what the session shows already changes nothing: the same version, no journal
+    /// entry, nothing stored (docs/links.md), so an `If-Match` client's next event still matches.
+    @Test(arguments: Backend.allCases) func openingWhatIsShownChangesNothing(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
+        var client = try await SessionClient.create(port: server.port)
+        try Journey.expect200(try await client.send("open", ["link": "/signup"]))
+        let shown = client.version
+        let entries = try await JournalTests.history(client).count
+        let again = try await client.send("open", ["link": "/signup"], headers: ["If-Match": "\"\(shown)\""])
+        #expect(again.status == 200, "\(again.text)")
+        #expect(client.version == shown)
+        #expect(try await JournalTests.history(client).count == entries)
+        let stored = try StoredData.open(server.databasePath).queryFirst(
+            "SELECT version FROM sessions WHERE id = ?1", [.text(client.id)]) { $0.int(0) }
+        #expect(stored == shown)
+        try Journey.expect200(try await client.send("back", headers: ["If-Match": "\"\(shown)\""]))
+        #expect(client.version == shown + 1)
+    }
 }
