@@ -3,19 +3,30 @@ import Foundation
 extension CoordinatorClient {
     /// Resumes the session the store holds, or creates one when there is none or it has ended
     /// (its token is dead, it expired). Returns the State to show.
+    ///
+    /// - Parameter link: a link the app was opened with (a universal link's path, `/posts/7`):
+    ///   a new session is created at it in the same request, and a resumed one opens it (the
+    ///   system event `open`), so the user never sees the first-run screen on the way. A link
+    ///   the server refuses throws its problem; the session is there all the same.
     @discardableResult
-    public func start() async throws -> State {
-        try await serialized {
+    public func start(at link: String? = nil) async throws -> State {
+        let resumed = try await serialized { () async throws -> Bool in
             credentials = try await store.load()
             if let session = credentials.session {
                 do {
-                    return try await read(session)
+                    _ = try await read(session)
+                    return true
                 } catch let problem as CoordinatorProblem where problem.endsSession {
                     await forgetSession()
                 }
             }
-            return try await create()
+            _ = try await create(at: link)
+            return false
         }
+        if resumed, let link, state?.link != link {
+            return try await send("open", payload: ["link": .string(link)])
+        }
+        return state!
     }
 
     /// Reads the session's State again (after the app comes back to the foreground, say).
@@ -56,8 +67,10 @@ extension CoordinatorClient {
 
     /// Creates a session. A lost answer is retried too: the session it may have made is never
     /// used, and the server soon expires a session that had no event.
-    private func create() async throws -> State {
-        let body = try JSONEncoder().encode(["platform": configuration.platform.rawValue])
+    private func create(at link: String? = nil) async throws -> State {
+        var fields = ["platform": configuration.platform.rawValue]
+        if let link { fields["link"] = link }
+        let body = try JSONEncoder().encode(fields)
         let response = try await exchange(
             HTTPRequest(
                 method: "POST", url: url("/v1/sessions"),

@@ -24,9 +24,12 @@ public struct State: Sendable, Hashable, Codable {
     public var stack: [Layer]
     /// The one screen that accepts events now (nil only for an empty stack).
     public var top: ScreenID?
+    /// The top screen's canonical link (`/posts/7`), when the app declares one for it: what a
+    /// shell shares, or restores its place from.
+    public var link: String?
 
-    public init(id: String, version: Int, user: User?, stack: [Layer], top: ScreenID?) {
-        (self.id, self.version, self.user, self.stack, self.top) = (id, version, user, stack, top)
+    public init(id: String, version: Int, user: User?, stack: [Layer], top: ScreenID?, link: String? = nil) {
+        (self.id, self.version, self.user, self.stack, self.top, self.link) = (id, version, user, stack, top, link)
     }
 
     /// Every screen of every layer and tab, bottom to top.

@@ -6,6 +6,32 @@ import Testing
 /// The README's walkthrough, by a native shell's client against the real server: it taps the
 /// top screen without naming ids, keeps every rotated token, and renders each State.
 @Suite struct ClientJourneyTests {
+    /// A cold start from a universal link is one request: the session is created at the link,
+    /// and its State carries the top screen's canonical link. A resumed session opens it.
+    @Test func aColdStartFromALinkCreatesTheSessionThere() async throws {
+        let server = try await ServerProcess.start()
+        // A post to link to, by a user of another session.
+        var author = try await SessionClient.create(port: server.port)
+        try await Journey.register(&author, email: "linked@example.com", displayName: "Linked")
+        try Journey.expect200(try await author.send("compose"))
+        try Journey.expect200(try await author.send("submit", ["text": "A post to share"]))
+        let posts = author.topScreen.props["posts"] as? [[String: Any]] ?? []
+        let postID = try #require(posts.first?["id"] as? Int)
+
+        let harness = ClientHarness(port: server.port)
+        let client = harness.client
+        let first = try await client.start(at: "/signup")
+        #expect(first.topScreen?.name == "signUp.email")
+        #expect(first.version == 1, "created at the link: no second request")
+        // Signed in, a resumed session opens a link with `open`, and the State names the link.
+        _ = try await client.send("next", payload: ["email": "reader@example.com"])
+        _ = try await client.send("next", payload: ["password": .string(Steps.password)])
+        _ = try await client.send("finish", payload: ["displayName": "Reader"])
+        let opened = try await client.start(at: "/posts/\(postID)")
+        #expect(opened.topScreen?.name == "post")
+        #expect(opened.link == "/posts/\(postID)")
+    }
+
     @Test func theReadmeJourneyThroughTheClient() async throws {
         let server = try await ServerProcess.start()
         let harness = ClientHarness(port: server.port)
