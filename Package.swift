@@ -180,6 +180,9 @@ let package = Package(
             name: "CoordinatorServerTests",
             dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets", "CMalloc"]),
         .testTarget(name: "CoordinatorClientTests", dependencies: ["CoordinatorClient", "TestSupport"]),
+        // A stand-in for SwiftUI's names (`State`, `Tab`), and a file that imports it beside the client.
+        .target(name: "SwiftUI", path: "Tests/SwiftUIStandIn"),
+        .testTarget(name: "ClientNamesTests", dependencies: ["CoordinatorClient", "SwiftUI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "Store", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import Foundation
 
-extension CoordinatorClient {
+extension CoordinatorSession {
     /// The screen catalog, read once and kept; `reload` asks the server again (with the kept
     /// `ETag` when it sent one, so an unchanged catalog costs a `304`).
     public func catalog(reload: Bool = false) async throws -> Catalog {

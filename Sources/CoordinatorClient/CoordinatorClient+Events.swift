@@ -1,6 +1,6 @@
 import Foundation
 
-extension CoordinatorClient {
+extension CoordinatorSession {
     /// Sends `event` of the top screen (or of `screen`, the one the user tapped) and returns the
     /// new State, which the client has adopted.
     ///
@@ -18,7 +18,7 @@ extension CoordinatorClient {
     @discardableResult
     public func send(
         _ event: String, payload: [String: JSONValue]? = nil, from screen: ScreenID? = nil, ifMatch: Bool = false
-    ) async throws -> State {
+    ) async throws -> SessionState {
         try await serialized {
             guard let session = credentials.session, let shown = state else { throw CoordinatorClientError.noSession }
             guard let screen = screen ?? shown.top else { throw CoordinatorClientError.noTopScreen }
@@ -44,7 +44,7 @@ extension CoordinatorClient {
 
     /// Sends what the user did natively (a back swipe, a sheet swiped down, a tab picked).
     @discardableResult
-    public func perform(_ action: ShellAction) async throws -> State {
+    public func perform(_ action: ShellAction) async throws -> SessionState {
         switch action {
         case .back: try await send("back")
         case .dismiss: try await send("dismiss")
@@ -54,7 +54,7 @@ extension CoordinatorClient {
     }
 
     /// Takes the State from an event's answer, after saving a rotated token and a device token.
-    private func absorb(_ response: HTTPResponse, session: SessionCredentials) async throws -> State {
+    private func absorb(_ response: HTTPResponse, session: SessionCredentials) async throws -> SessionState {
         struct Carried: Decodable {
             var token: String?
             var deviceToken: String?

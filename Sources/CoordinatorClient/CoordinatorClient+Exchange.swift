@@ -1,6 +1,6 @@
 import Foundation
 
-extension CoordinatorClient {
+extension CoordinatorSession {
     /// Sends `request` until it gets a `2xx` (returned) or a problem to give up on (thrown), per
     /// `configuration.retry`: a lost answer, a `429`/`503` (after its `Retry-After`), a `409
     /// idempotency-key-in-flight`, or a proxy's `502`/`504` are tried again with the very same
@@ -47,11 +47,11 @@ extension CoordinatorClient {
         let errors = (json["errors"]?.arrayValue ?? []).map {
             CoordinatorProblem.FieldError(field: $0["field"]?.stringValue, message: $0["message"]?.stringValue ?? "")
         }
-        var state: State?
+        var state: SessionState?
         if let carried = json["state"], carried.objectValue != nil,
             let data = try? JSONEncoder().encode(carried)
         {
-            state = try? JSONDecoder().decode(State.self, from: data)
+            state = try? JSONDecoder().decode(SessionState.self, from: data)
         }
         return CoordinatorProblem(
             kind: CoordinatorProblem.Kind(rawValue: type), status: json["status"]?.intValue ?? response.status,
@@ -75,9 +75,9 @@ extension CoordinatorClient {
     }
 
     /// Decodes a State from an answer's body.
-    static func decodeState(_ response: HTTPResponse) throws -> State {
+    static func decodeState(_ response: HTTPResponse) throws -> SessionState {
         do {
-            return try JSONDecoder().decode(State.self, from: response.body)
+            return try JSONDecoder().decode(SessionState.self, from: response.body)
         } catch {
             throw CoordinatorClientError.unexpectedAnswer(
                 status: response.status, body: String(decoding: response.body.prefix(200), as: UTF8.self))

@@ -1,6 +1,6 @@
 import Foundation
 
-extension CoordinatorClient {
+extension CoordinatorSession {
     /// Resumes the session the store holds, or creates one when there is none or it has ended
     /// (its token is dead, it expired). Returns the State to show.
     ///
@@ -9,7 +9,7 @@ extension CoordinatorClient {
     ///   system event `open`), so the user never sees the first-run screen on the way. A link
     ///   the server refuses throws its problem; the session is there all the same.
     @discardableResult
-    public func start(at link: String? = nil) async throws -> State {
+    public func start(at link: String? = nil) async throws -> SessionState {
         let resumed = try await serialized { () async throws -> Bool in
             credentials = try await store.load()
             if let session = credentials.session {
@@ -31,7 +31,7 @@ extension CoordinatorClient {
 
     /// Reads the session's State again (after the app comes back to the foreground, say).
     @discardableResult
-    public func refresh() async throws -> State {
+    public func refresh() async throws -> SessionState {
         try await serialized {
             guard let session = credentials.session else { throw CoordinatorClientError.noSession }
             do {
@@ -58,7 +58,7 @@ extension CoordinatorClient {
         }
     }
 
-    private func read(_ session: SessionCredentials) async throws -> State {
+    private func read(_ session: SessionCredentials) async throws -> SessionState {
         let response = try await exchange(
             HTTPRequest(method: "GET", url: url("/v1/sessions/\(session.id)"), headers: headers(session)))
         adopt(try Self.decodeState(response))
@@ -67,7 +67,7 @@ extension CoordinatorClient {
 
     /// Creates a session. A lost answer is retried too: the session it may have made is never
     /// used, and the server soon expires a session that had no event.
-    private func create(at link: String? = nil) async throws -> State {
+    private func create(at link: String? = nil) async throws -> SessionState {
         var fields = ["platform": configuration.platform.rawValue]
         if let link { fields["link"] = link }
         let body = try JSONEncoder().encode(fields)
@@ -77,7 +77,7 @@ extension CoordinatorClient {
                 headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body))
         struct Created: Decodable {
             var token: String
-            var session: State
+            var session: SessionState
         }
         guard let created = try? JSONDecoder().decode(Created.self, from: response.body) else {
             throw CoordinatorClientError.unexpectedAnswer(

@@ -10,7 +10,7 @@ import Foundation
 /// Every State the client learns of goes through `adopt(_:)`: answers to events, reads, the State
 /// a stale tap's `409` or a `412` carries, and (a seam for the live stream) States from elsewhere.
 /// An older State than the one held is ignored, so a late answer never rolls the screen back.
-public actor CoordinatorClient {
+public actor CoordinatorSession {
     /// What a client is pointed at, and how it waits.
     public struct Configuration: Sendable {
         /// The server (`https://api.example.com`); paths are appended to it.
@@ -43,11 +43,11 @@ public actor CoordinatorClient {
     let transport: any HTTPTransport
 
     /// The State the shell shows now: nil until `start()` succeeds.
-    public internal(set) var state: State?
+    public internal(set) var state: SessionState?
     /// The credentials as last loaded or saved.
     public internal(set) var credentials = Credentials()
     var cachedCatalog: Catalog?
-    private var observers: [UUID: AsyncStream<State>.Continuation] = [:]
+    private var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -67,8 +67,8 @@ public actor CoordinatorClient {
 
     /// Each State the client adopts from now on, starting with the current one (if any). A slow
     /// reader sees the newest only: a shell renders the latest State, not every step to it.
-    public func states() -> AsyncStream<State> {
-        let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .bufferingNewest(1))
+    public func states() -> AsyncStream<SessionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         observers[id] = continuation
         if let state { continuation.yield(state) }
@@ -83,7 +83,7 @@ public actor CoordinatorClient {
     /// Makes `new` the current State unless it is older than the one held (of the same session).
     /// Returns whether it was adopted. A live stream hands its frames here.
     @discardableResult
-    public func adopt(_ new: State) -> Bool {
+    public func adopt(_ new: SessionState) -> Bool {
         if let state, state.id == new.id, new.version <= state.version { return false }
         state = new
         for continuation in observers.values { continuation.yield(new) }

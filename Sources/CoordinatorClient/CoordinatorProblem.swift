@@ -11,12 +11,12 @@ public struct CoordinatorProblem: Error, Sendable, Hashable, CustomStringConvert
     public var errors: [FieldError]
     /// The current State a `409 stale-screen` or `412 version-mismatch` carries; the client has
     /// adopted it by the time this error reaches the caller.
-    public var state: State?
+    public var state: SessionState?
     /// How long the server asked to wait (`Retry-After`), for `429` and `503`.
     public var retryAfter: Duration?
 
     public init(
-        kind: Kind, status: Int, title: String, detail: String? = nil, errors: [FieldError] = [], state: State? = nil,
+        kind: Kind, status: Int, title: String, detail: String? = nil, errors: [FieldError] = [], state: SessionState? = nil,
         retryAfter: Duration? = nil
     ) {
         (self.kind, self.status, self.title, self.detail) = (kind, status, title, detail)

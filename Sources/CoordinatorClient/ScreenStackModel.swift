@@ -14,7 +14,7 @@ public struct ScreenStackModel: Sendable, Hashable {
     /// The one screen that accepts events now.
     public var top: ScreenID?
 
-    public init(_ state: State) {
+    public init(_ state: SessionState) {
         top = state.top
         var layers = state.stack.enumerated().map { LayerModel(index: $0.offset, layer: $0.element, top: state.top) }
         // Only the top layer can be an alert: an alert layer under others is shown as a sheet,

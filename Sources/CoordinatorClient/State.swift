@@ -13,7 +13,7 @@ public struct ScreenID: RawRepresentable, Hashable, Sendable, Codable, CustomStr
 
 /// A session's State (README's REST contract): who is signed in, the layers shown, and the one
 /// screen that accepts events now. A shell renders it as it is; it never navigates by itself.
-public struct State: Sendable, Hashable, Codable {
+public struct SessionState: Sendable, Hashable, Codable {
     /// The session's id.
     public var id: String
     /// Grows by one with each applied event; the `ETag`.
@@ -68,11 +68,11 @@ public struct Layer: Sendable, Hashable, Codable {
     /// The stack, bottom to top; nil for a tab layer.
     public var screens: [Screen]?
     /// The tabs; nil for a stack layer.
-    public var tabs: [Tab]?
+    public var tabs: [SessionTab]?
     /// The selected tab's name (tab layers only).
     public var selectedTab: String?
 
-    public init(presentation: Presentation, screens: [Screen]? = nil, tabs: [Tab]? = nil, selectedTab: String? = nil) {
+    public init(presentation: Presentation, screens: [Screen]? = nil, tabs: [SessionTab]? = nil, selectedTab: String? = nil) {
         (self.presentation, self.screens, self.tabs, self.selectedTab) = (presentation, screens, tabs, selectedTab)
     }
 
@@ -81,7 +81,7 @@ public struct Layer: Sendable, Hashable, Codable {
 }
 
 /// A tab of a tab layer, with its own stack.
-public struct Tab: Sendable, Hashable, Codable {
+public struct SessionTab: Sendable, Hashable, Codable {
     public var name: String
     public var title: String
     public var screens: [Screen]

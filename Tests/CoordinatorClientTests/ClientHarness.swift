@@ -59,20 +59,20 @@ final class RecordedSleeps: Sendable {
 
 /// A client of `port` with a lossy transport, recorded sleeps and its own credential store.
 struct ClientHarness {
-    let client: CoordinatorClient
+    let client: CoordinatorSession
     let transport: LossyTransport
     let sleeps: RecordedSleeps
     let store: InMemoryCredentialStore
 
     init(
-        port: UInt16, platform: CoordinatorClient.Platform = .phone, store: InMemoryCredentialStore = InMemoryCredentialStore(),
+        port: UInt16, platform: CoordinatorSession.Platform = .phone, store: InMemoryCredentialStore = InMemoryCredentialStore(),
         retry: RetryPolicy = RetryPolicy(), onSleep: @escaping @Sendable (Duration) async throws -> Void = { _ in }
     ) {
         transport = LossyTransport()
         sleeps = RecordedSleeps(onSleep: onSleep)
         self.store = store
         let sleeps = self.sleeps
-        client = CoordinatorClient(
+        client = CoordinatorSession(
             configuration: .init(
                 baseURL: URL(string: "http://127.0.0.1:\(port)")!, platform: platform, retry: retry,
                 sleep: { try await sleeps.sleep($0) }),
@@ -86,10 +86,10 @@ enum Steps {
     static let newPassword = "a brand new passphrase 2026"
 
     /// The top screen's name.
-    static func top(_ client: CoordinatorClient) async -> String? { await client.state?.topScreen?.name }
+    static func top(_ client: CoordinatorSession) async -> String? { await client.state?.topScreen?.name }
 
     /// Registers from `firstRun`; the session ends signed in on the timeline.
-    static func register(_ client: CoordinatorClient, email: String, displayName: String = "Ada") async throws {
+    static func register(_ client: CoordinatorSession, email: String, displayName: String = "Ada") async throws {
         try await client.send("signUp")
         try await client.send("next", payload: ["email": .string(email)])
         try await client.send("next", payload: ["password": .string(password)])
@@ -97,7 +97,7 @@ enum Steps {
     }
 
     /// Opens settings from the timeline.
-    static func openSettings(_ client: CoordinatorClient) async throws {
+    static func openSettings(_ client: CoordinatorSession) async throws {
         try await client.perform(.selectTab("profile"))
         try await client.send("openSettings")
     }

@@ -106,7 +106,7 @@ import Testing
         // The server agrees with what the client shows, and the shell's stream ends on it.
         let shown = try #require(await client.state)
         #expect(try await client.refresh() == shown)
-        var last: State?
+        var last: SessionState?
         for await state in rendered {
             last = state
             if state.version == shown.version { break }

@@ -24,7 +24,7 @@ import Testing
         // The server did answer the first attempt, with the State the retry brought back.
         let lost = try #require(harness.transport.lost.first)
         #expect(lost.status == 200)
-        #expect(try JSONDecoder().decode(State.self, from: lost.body) == state)
+        #expect(try JSONDecoder().decode(SessionState.self, from: lost.body) == state)
         // Two attempts of one request: same body, same key.
         let attempts = harness.transport.sent.suffix(2)
         #expect(attempts.count == 2 && attempts.first == attempts.last)

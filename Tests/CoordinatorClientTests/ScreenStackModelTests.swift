@@ -9,14 +9,14 @@ import Testing
     }
 
     /// Tabs (home with a pushed post), a sheet over them with a pushed screen, an alert on top.
-    static let state = State(
+    static let state = SessionState(
         id: "session", version: 9, user: User(id: 1, displayName: "Ada"),
         stack: [
             Layer(
                 presentation: .root,
                 tabs: [
-                    Tab(name: "home", title: "Home", screens: [screen("s5", "timeline"), screen("s8", "post")]),
-                    Tab(name: "profile", title: "Profile", screens: [screen("s6", "profile")]),
+                    SessionTab(name: "home", title: "Home", screens: [screen("s5", "timeline"), screen("s8", "post")]),
+                    SessionTab(name: "profile", title: "Profile", screens: [screen("s6", "profile")]),
                 ], selectedTab: "home"),
             Layer(presentation: .modal, screens: [screen("s10", "compose"), screen("s11", "preview")]),
             Layer(presentation: .alert, screens: [screen("s12", "confirm", top: true)]),
@@ -73,7 +73,7 @@ import Testing
             {"id":"a","stack":[{"presentation":"root","screens":[{"events":["signUp","logIn"],"id":"s1",\
             "name":"firstRun","props":{}}]}],"top":"s1","user":null,"version":1}
             """
-        let state = try JSONDecoder().decode(State.self, from: Data(json.utf8))
+        let state = try JSONDecoder().decode(SessionState.self, from: Data(json.utf8))
         #expect(state.topScreen?.events == ["signUp", "logIn"])
         #expect(state.user == nil)
         let model = ScreenStackModel(state)

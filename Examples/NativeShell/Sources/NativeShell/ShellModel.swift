@@ -10,9 +10,9 @@ public final class ShellModel {
     public private(set) var catalog: Catalog?
     /// A problem to show (a stale tap is not one: its State is adopted and shown).
     public var message: String?
-    private let client: CoordinatorClient
+    private let client: CoordinatorSession
 
-    public init(client: CoordinatorClient) { self.client = client }
+    public init(client: CoordinatorSession) { self.client = client }
 
     /// Resumes or starts the session, then follows its States while the view is shown.
     public func run() async {

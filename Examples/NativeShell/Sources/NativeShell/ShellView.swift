@@ -6,7 +6,7 @@ import SwiftUI
 public struct ShellView: View {
     @State private var shell: ShellModel
 
-    public init(client: CoordinatorClient) { _shell = State(initialValue: ShellModel(client: client)) }
+    public init(client: CoordinatorSession) { _shell = State(initialValue: ShellModel(client: client)) }
 
     public var body: some View {
         Group {
