@@ -182,6 +182,45 @@ import Testing
         #expect(checked.status == 0 && checked.output.contains("ok"), "\(checked.output)")
     }
 
+    /// The stream's frames are typed in the app's document (`StreamFrame`): a real stream's State
+    /// frames and its last frame validate against it, and a frame of another shape does not.
+    @Test func streamFramesValidateAgainstTheirSchemas() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        let stream = try await LiveStreamTests.open(client)
+        var frames: [[String: Any]] = []
+        func keep(_ frame: SSEFrame?) {
+            guard let frame else { return }
+            var kept: [String: Any] = ["event": frame.event ?? "message", "data": frame.json]
+            if let id = frame.id { kept["id"] = id }
+            frames.append(kept)
+        }
+        keep(try await LiveStreamTests.next(stream))
+        try Journey.expect200(try await client.send("logIn"))
+        keep(try await LiveStreamTests.next(stream))
+        let deleted = try await TestHTTP.request(
+            port: server.port, "DELETE", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer \(client.token)"])
+        #expect(deleted.status == 204)
+        keep(try await LiveStreamTests.next(stream))
+        #expect(frames.map { $0["event"] as? String ?? "" } == ["message", "message", "ended"])
+        let framesPath = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString).json").path
+        try SessionClient.json(frames).write(toFile: framesPath, atomically: true, encoding: .utf8)
+        let script = #"""
+            import json, sys, yaml, jsonschema
+            document = yaml.safe_load(open(sys.argv[1]))
+            schema = dict(document, **{"$ref": "#/components/schemas/StreamFrame"})
+            validator = jsonschema.Draft202012Validator(schema)
+            for frame in json.load(open(sys.argv[2])):
+                validator.validate(frame)
+            wrong = {"event": "ended", "data": {"reason": "because"}}
+            assert not validator.is_valid(wrong), "an unknown reason must not validate"
+            print("ok")
+            """#
+        let document = try await Self.appDocument().path
+        let checked = try await Self.run("/usr/bin/env", ["python3", "-c", script, document, framesPath])
+        #expect(checked.status == 0 && checked.output.contains("ok"), "\(checked.output)")
+    }
+
     /// A `409` (stale tap) and a `412` (If-Match of another version) carry the current State and
     /// its version as `ETag`, as a `200` does, so a client adopts both at once.
     @Test func conflictsCarryTheVersionOfTheirStateAsETag() async throws {
