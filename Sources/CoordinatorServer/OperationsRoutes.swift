@@ -76,6 +76,8 @@ enum MetricsText {
         "coordinatord_event_flows_total":
             "Events applied, by where their flow ran: none (it used no connection), read_only (it only read, off the write path) or writer (in the write).",
         "coordinatord_events_refused_total": "Events refused, by reason.",
+        "coordinatord_flow_runs_total":
+            "Runs of apps' flows: an event runs its flow again after preparing work it asked for (a password hash), or to read or write.",
         "coordinatord_journal_bytes_written_total":
             "Bytes events' journal entries stored (texts and snapshots), committed with their events.",
         "coordinatord_store_errors_total": "Storage calls that failed, by operation.",

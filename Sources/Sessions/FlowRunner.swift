@@ -1,3 +1,4 @@
+import Metrics
 import Navigation
 import Store
 import Secrets
@@ -48,10 +49,15 @@ package struct FlowRunner: Sendable {
     /// then the run skips it, and names in `userToConfirm` the user whose row the write must find
     /// (`UserTable.contains`) for the run to stand. A write that does not find it runs the event
     /// again, with the check first.
+    // Made on first use (after the metrics system is set up): every run of an app's flow, so
+    // that runs per event (this over `coordinatord_events_total`) show what preparing costs.
+    private static let runs = Counter(label: "coordinatord_flow_runs_total")
+
     package func apply(
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
         _ info: RequestInfo, session: String, userCheckInWrite: Bool = false
     ) throws -> (outcome: EventOutcome, snapshot: [UInt8], json: [UInt8], userToConfirm: Int64?) {
+        Self.runs.increment()
         var working = tree
         let environment = self.environment(connection, prepared, info, session: session)
         let outcome: EventOutcome

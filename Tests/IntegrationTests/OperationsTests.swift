@@ -120,6 +120,23 @@ import Testing
         try await restored.stop()
     }
 
+    /// `/metrics` counts every run of an app's flow: an event that only navigates runs it once;
+    /// one that prepares work or reads runs it again (the event core's issue is to make it once).
+    @Test func flowRunsAreCountedAndNavigationRunsOnce() async throws {
+        let server = try await ServerProcess.start()
+        var client = try await SessionClient.create(port: server.port)
+        func runs() async throws -> Double { try await server.metric("coordinatord_flow_runs_total") ?? 0 }
+        for event in ["logIn", "back", "logIn", "back"] {
+            let before = try await runs()
+            try Journey.expect200(try await client.send(event))
+            #expect(try await runs() == before + 1, "\(event) ran its flow once")
+        }
+        let before = try await runs()
+        try await Journey.register(&client, email: "runs@example.com", displayName: "Runs")
+        // Four events, each at least one run (today more: the hash is prepared, then the flow runs again).
+        #expect(try await runs() >= before + 4)
+    }
+
     @Test func sigintAlsoStopsCleanly() async throws {
         let server = try await ServerProcess.start()
         #expect(try await server.stop(signal: SIGINT) == 0)
