@@ -1,6 +1,7 @@
 import CoordinatorServer
 import Navigation
 import SQLiteStore
+import Sessions
 
 extension AppTester {
     /// The session's snapshot, as the server stores it after each event. Keep one of each release
@@ -18,13 +19,38 @@ extension AppTester {
     /// snapshot fell back to a fresh start" and the user is back on the first screen), this throws
     /// the `SnapshotError` it would log: a coordinator's stored fields no longer decode (a field
     /// added that is neither optional nor decoded with a default, one renamed or retyped), a
-    /// coordinator type is gone, or its `schemaVersion` changed.
+    /// coordinator type is gone, or its `schemaVersion` changed. And where the snapshot's
+    /// signed-in user has no row in the app's user table (`NavigationApp.userTable`) of the test's
+    /// database, it throws `RestoredUserMissing`: the server would start such a session over,
+    /// signed out, at its first event; insert the user's row (into a `database` you pass) first.
     public init(
         _ app: ServedApp, restoring snapshot: String, settings: [String] = [], database: SQLiteConnection? = nil,
         clock: ManualClock = ManualClock(), environment: [String: String] = [:]
     ) async throws {
         self = try await AppTester(app, settings: settings, database: database, clock: clock, environment: environment)
         tree = try navigation.decodeSnapshot(Array(snapshot.utf8))
+        if let user = tree.user, let table = navigation.userTable, try !table.contains(user.id, on: self.database) {
+            throw RestoredUserMissing(user: user.id, table: table.name)
+        }
         shared.signedIn(tree.user?.id, session: sessionID)
+    }
+}
+
+/// A restored session's signed-in user has no row: the server would start the session over,
+/// signed out, at its first event, so a test of it would test something else.
+public struct RestoredUserMissing: Error, CustomStringConvertible, Equatable {
+    /// The snapshot's user.
+    public let user: Int64
+    /// The app's user table.
+    public let table: String
+
+    public init(user: Int64, table: String) {
+        self.user = user
+        self.table = table
+    }
+
+    public var description: String {
+        "the snapshot is signed in as user \(user), who has no row in \(table): the server would start this session "
+            + "over signed out at its first event. Insert the user's row into a database and pass it (`database:`)"
     }
 }

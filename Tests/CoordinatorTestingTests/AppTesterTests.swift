@@ -1,6 +1,7 @@
 import CoordinatorTesting
 import Navigation
 import Secrets
+import SQLiteStore
 import Testing
 
 /// `AppTester` runs an app's events as the server runs them: through the session service's
@@ -109,6 +110,23 @@ import Testing
         await #expect(throws: SnapshotError.schemaChanged("Vault", stored: 0, current: 1)) {
             try await AppTester(Probe.served(), restoring: bumped)
         }
+    }
+
+    /// A restored session whose user has no row in the app's user table would start over signed
+    /// out at its first event on the server: restoring it says so instead of testing that.
+    @Test func aRestoredSessionWhoseUserIsMissingSaysWhy() async throws {
+        var app = try await AppTester(Probe.served(members: true))
+        try app.database.run("INSERT INTO probe_members (id) VALUES (7)", [])
+        try await app.send(Vault.self, .signIn(.init(id: 7)))
+        let snapshot = try app.snapshot
+        await #expect(throws: RestoredUserMissing(user: 7, table: "probe_members")) {
+            try await AppTester(Probe.served(members: true), restoring: snapshot)
+        }
+        let database = try SQLiteConnection(path: ":memory:")
+        var restored = try await AppTester(Probe.served(members: true), database: database)
+        try restored.database.run("INSERT INTO probe_members (id) VALUES (7)", [])
+        restored = try await AppTester(Probe.served(members: true), restoring: snapshot, database: database)
+        #expect(try restored.props(of: Vault.self).user == 7)
     }
 
     /// Typed sends and props name the screen they expect on top.

@@ -105,11 +105,19 @@ enum Probe {
     static let navigation = NavigationApp(
         screens: [VaultScreen.self], coordinators: [VaultCoordinator.self], root: { _ in VaultCoordinator() })
 
-    static func served(runs: Runs = Runs()) -> ServedApp {
+    /// The same app with a table of its members, checked as its users (`NavigationApp.userTable`).
+    static let navigationWithMembers = NavigationApp(
+        screens: [VaultScreen.self], coordinators: [VaultCoordinator.self], userTable: UserTable("probe_members"),
+        root: { _ in VaultCoordinator() })
+
+    static func served(runs: Runs = Runs(), members: Bool = false) -> ServedApp {
         ServedApp(
-            name: "probe", navigation: navigation,
+            name: "probe", navigation: members ? navigationWithMembers : navigation,
             migrations: { _ in
-                [Migration(scope: "probe", version: 1, name: "notes", sql: "CREATE TABLE probe_notes (note TEXT NOT NULL)")]
+                [
+                    Migration(scope: "probe", version: 1, name: "notes", sql: "CREATE TABLE probe_notes (note TEXT NOT NULL)"),
+                    Migration(scope: "probe", version: 2, name: "members", sql: "CREATE TABLE probe_members (id INTEGER PRIMARY KEY)"),
+                ]
             },
             environment: { _ in
                 { connection, passwords, request in
