@@ -7,7 +7,7 @@ import Foundation
 /// A `Content-Length` libmicrohttpd cannot parse as one decimal number (`2, 2`, `-1`, `0x2`,
 /// 2^64 or more) never gets here: the library answers it (400 or 413, closing the connection)
 /// before the access handler is called, and 0.9.75 writes its status line and headers twice in
-/// that answer (fixed in libmicrohttpd 1.0.0); README, "Abuse it withstands". The check below
+/// that answer (fixed in libmicrohttpd 1.0.0); docs/operations.md, "Abuse it withstands". The check below
 /// covers what remains: such a value beside a `Transfer-Encoding` (then the library skips it).
 enum RequestScreening {
     /// The problem to answer with, or nil when the request may proceed.

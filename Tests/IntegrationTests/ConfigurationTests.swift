@@ -2,12 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's configuration table, `serve --help` and the `COORDINATORD_*` variables agree:
+/// The configuration table (docs/operations.md), `serve --help` and the `COORDINATORD_*` variables agree:
 /// each option is defined once and reached both ways.
 @Suite struct ConfigurationTests {
-    /// The flags of the README's configuration table, in order, with their default column.
+    /// The flags of the configuration table (docs/operations.md), in order, with their default column.
     static func readmeTable() throws -> [(flag: String, defaultValue: String)] {
-        let readme = try String(contentsOf: OpenAPITests.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: OpenAPITests.repository.appendingPathComponent("docs/operations.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## Configuration").dropFirst().first)
         return section.split(separator: "\n").compactMap { line -> (String, String)? in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -34,8 +34,8 @@ import Testing
         ).subtracting(["help", "version"])
         let table = Set(try Self.readmeTable().map(\.flag))
         #expect(table.count >= 25)
-        #expect(table.subtracting(options) == [], "in the README, not in serve --help")
-        #expect(options.subtracting(table) == [], "in serve --help, not in the README")
+        #expect(table.subtracting(options) == [], "in docs/operations.md, not in serve --help")
+        #expect(options.subtracting(table) == [], "in serve --help, not in docs/operations.md")
     }
 
     /// The server starts with every variable of the table set (and nothing on its command line
