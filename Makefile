@@ -9,9 +9,11 @@ TEST_PACKAGES := chromium chromium-driver postgresql nginx-light
 # Pinned: unpinned, pip took the newest openapi-spec-validator (0.9) and fell back to an
 # openapi-core (0.14) that cannot import it; 0.23.1 brings the validator it works with.
 OPENAPI_CORE := 0.23.1
+# The Python generator the typed-client check uses (the version a client team reported on).
+OPENAPI_PYTHON_CLIENT := 0.29.1
 BENCH_PACKAGES := wrk postgresql
 
-.PHONY: all deps test-deps build release run test generated-client bench install clean
+.PHONY: all deps test-deps build release run test generated-client python-client bench install clean
 
 all: build
 
@@ -34,6 +36,8 @@ test-deps:
 	@scripts/apt-ensure $(TEST_PACKAGES)
 	@python3 -c "import yaml, openapi_spec_validator, selenium; from openapi_core import Config, OpenAPI" 2>/dev/null \
 	  || python3 -m pip install -q pyyaml "openapi-core==$(OPENAPI_CORE)" openapi-spec-validator selenium
+	@command -v openapi-python-client >/dev/null && openapi-python-client --version | grep -q "$(OPENAPI_PYTHON_CLIENT)" \
+	  || python3 -m pip install -q "openapi-python-client==$(OPENAPI_PYTHON_CLIENT)"
 
 # Apps built on the platform, each its own package depending on this one by path. Examples/Greeter
 # (the guide's code) is built, tested and served by GuideTests, from a copy outside the repository.
@@ -63,6 +67,7 @@ test: deps test-deps
 	Examples/Shop/.build/debug/shop openapi > Examples/Shop/.build/openapi.yaml
 	$(VALIDATE) Examples/Shop/.build/openapi.yaml Examples/Shop/.build/exchanges.jsonl
 	@$(MAKE) --no-print-directory generated-client
+	@$(MAKE) --no-print-directory python-client
 
 ## generated-client: generate a Swift client from the sample app's document (swift-openapi-generator), walk the README journey with it against the real server, and validate every exchange strictly (openapi-core)
 generated-client:
@@ -72,6 +77,14 @@ generated-client:
 	  && OPENAPI_SERVER_BINARY=$(CURDIR)/.build/debug/coordinatord \
 	     OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(GENERATED)/.build/exchanges.jsonl $(SWIFT) test --skip-build
 	$(VALIDATE) $(GENERATED)/Sources/SampleClient/openapi.yaml $(GENERATED)/.build/exchanges.jsonl
+
+## python-client: generate a Python client from the sample app's document (openapi-python-client) and walk the journey with it against the real server, every problem typed
+PYTHON_CLIENT := Tests/GeneratedClient/.build/python
+python-client:
+	rm -rf $(PYTHON_CLIENT) && mkdir -p $(PYTHON_CLIENT)
+	.build/debug/coordinatord openapi > $(PYTHON_CLIENT)/openapi.yaml
+	cd $(PYTHON_CLIENT) && openapi-python-client generate --path openapi.yaml --output-path sample_client --meta none
+	python3 $(GENERATED)/python/journey.py $(CURDIR)/.build/debug/coordinatord $(CURDIR)/$(PYTHON_CLIENT)/sample_client
 
 ## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql" or "--only peer"; the peer, bench/peer, is built here only)
 bench: release
