@@ -21,6 +21,9 @@ package struct DeployCheckReport: Sendable {
     package var navigationDiffers: [String] = []
     /// Replayed events whose stack is the same but some props differ (data changed since, most often).
     package var propsOnly = 0
+    /// Replayed events whose flow read or wrote data and whose stack differs, one line each: their
+    /// replay ran over today's data, so the data may have changed since, not the build.
+    package var differsOverData: [String] = []
     /// Journaled events that cannot be replayed here, by reason.
     package var notReplayable: [String: Int] = [:]
     /// Sessions whose journal chain is damaged (an entry names itself or a newer one as the one
@@ -45,6 +48,10 @@ package struct DeployCheckReport: Sendable {
         ]
         lines += navigationDiffers.prefix(50).map { "  " + $0 }
         lines.append("props differ only: \(propsOnly)")
+        if !differsOverData.isEmpty {
+            lines.append("differs over today's data (the flow read or wrote data, which may have changed): \(differsOverData.count)")
+            lines += differsOverData.prefix(50).map { "  " + $0 }
+        }
         lines += notReplayable.sorted { $0.key < $1.key }.map { "not replayable, \($0.key): \($0.value)" }
         if !damagedJournals.isEmpty {
             lines.append("damaged journals (not replayed): \(damagedJournals.count)")
@@ -64,6 +71,7 @@ package struct DeployCheckReport: Sendable {
             "replayed": ["events": .int(replayedEvents), "sessions": .int(replayedSessions)],
             "navigationDiffers": .array(navigationDiffers.map(JSONValue.string)),
             "propsDifferOnly": .int(propsOnly),
+            "differsOverData": .array(differsOverData.map(JSONValue.string)),
             "notReplayable": .object(notReplayable.mapValues(JSONValue.int)),
             "damagedJournals": .array(damagedJournals.map(JSONValue.string)),
         ]
@@ -85,8 +93,14 @@ package struct DeployCheck: Sendable {
 
     private var app: NavigationApp { flows.app }
 
-    /// Checks every session on `connection`, replaying the journals of the first `sample`.
-    package func run(on connection: any SQLConnection, sample: Int) async throws -> DeployCheckReport {
+    /// Checks every session on `connection`, replaying the journals of the first `sample`. With
+    /// `scratch` (a writable copy of the database, or a connection whose transactions the check
+    /// rolls back), replayed flows run their model writes there, each session's in a transaction
+    /// rolled back at its end, so an event that writes (a post, a borrow) is replayed too and the
+    /// live data is never touched; without it, such events are counted as not replayable.
+    package func run(on connection: any SQLConnection, sample: Int, scratch: (any SQLConnection)? = nil) async throws
+        -> DeployCheckReport
+    {
         var report = DeployCheckReport()
         var after = ""
         while true {
@@ -104,7 +118,7 @@ package struct DeployCheck: Sendable {
                     if report.lostExample[reason] == nil { report.lostExample[reason] = id }
                 }
                 if report.replayedSessions < sample, let head {
-                    try await replay(session: id, head: head, on: connection, into: &report)
+                    try await replay(session: id, head: head, on: connection, flowsOn: scratch, into: &report)
                 }
             }
             guard rows.count == batchSize, let last = rows.last else { return report }
@@ -144,7 +158,8 @@ package struct DeployCheck: Sendable {
 
     /// Replays session `id`'s journaled events (its newest entry is `head`), each from the snapshot before it.
     private func replay(
-        session id: String, head: Int64, on connection: any SQLConnection, into report: inout DeployCheckReport
+        session id: String, head: Int64, on connection: any SQLConnection, flowsOn scratch: (any SQLConnection)?,
+        into report: inout DeployCheckReport
     ) async throws {
         // A walk stops where an entry names itself or a newer one as the one before it (a
         // damaged chain would loop): such a session is reported, not replayed.
@@ -172,6 +187,10 @@ package struct DeployCheck: Sendable {
         }
         guard entries.count > 1 else { return }
         report.replayedSessions += 1
+        // The session's replayed writes go in one transaction of the scratch copy, rolled back
+        // at its end: each session replays over the same data.
+        if let scratch { try scratch.execute("BEGIN") }
+        defer { if let scratch { try? scratch.execute("ROLLBACK") } }
         // Each entry's JSON, in version order: an entry may keep the difference from the one before.
         let jsons = StoredSnapshot.unpack(run: entries.map { ($0.version, $0.snapshot) })
         for index in entries.indices.dropFirst() where entries[index].before == entries[index - 1].version {
@@ -187,26 +206,38 @@ package struct DeployCheck: Sendable {
                 report.notReplayable["the snapshot before it does not decode", default: 0] += 1
                 continue
             }
+            // A `@Confidential` value the session held (a password's hash between registration
+            // steps) is not in the journal: the flow would run without it.
+            guard !ConfidentialRedaction.mayHoldSecrets(beforeJSON) else {
+                report.notReplayable["its state held a @Confidential value, which the journal does not keep", default: 0] += 1
+                continue
+            }
             let event = IncomingEvent(
                 screen: ScreenID(entry.screen), name: entry.event,
                 payload: (try? JSONValue.parse(Array(entry.payload.utf8))) ?? .null)
             let place = "session \(id) v\(entry.before)→v\(entry.version) \(entry.event)"
+            let noting = NotingConnection(scratch ?? connection)
             do {
                 let info = RequestInfo(clientAddress: "", now: entry.at)
                 let snapshot = try await flows.withPreparations(client: "deploy-check") { prepared in
-                    try flows.apply(event, to: &tree, on: connection, prepared, info, session: id).snapshot
+                    try flows.apply(event, to: &tree, on: noting, prepared, info, session: id).snapshot
                 }
                 report.replayedEvents += 1
                 let now = (try? JSONValue.parse(StoredSnapshot.unpack(snapshot))) ?? .null
                 let (sawStack, nowStack) = (stack(saw), stack(now))
                 if sawStack != nowStack {
-                    report.navigationDiffers.append("\(place): saw \(sawStack), now \(nowStack)")
+                    let line = "\(place): saw \(sawStack), now \(nowStack)"
+                    if noting.used { report.differsOverData.append(line) } else { report.navigationDiffers.append(line) }
                 } else if Self.props(saw) != Self.props(now) {
                     report.propsOnly += 1
                 }
             } catch let error as any DatabaseError {
-                _ = error
-                report.notReplayable["the flow writes models (the check is read-only)", default: 0] += 1
+                if scratch == nil {
+                    report.notReplayable["the flow writes models (the check is read-only)", default: 0] += 1
+                } else {
+                    report.replayedEvents += 1
+                    report.navigationDiffers.append("\(place): its statements fail now (\(error.message))")
+                }
             } catch {
                 report.replayedEvents += 1
                 report.navigationDiffers.append("\(place): refused now (\(error))")

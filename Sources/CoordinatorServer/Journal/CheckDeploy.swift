@@ -40,13 +40,51 @@ struct CheckDeploy: AppCommand {
             app: app.navigation, passwords: passwords, passwordJobsPerClient: 4, maxSnapshotBytes: Int.max,
             environment: environment)
         let connection = try openReadOnly()
-        let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(on: connection, sample: sample)
+        let scratch = try openScratch(from: connection)
+        defer { scratch?.remove() }
+        let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(
+            on: connection, sample: sample, scratch: scratch?.connection)
         print(json ? String(decoding: report.json.serialized(), as: UTF8.self) : report.text)
         if report.lostCount > 0 { throw ExitCode(2) }
     }
 
     /// A connection that cannot write: an SQLite file opened read-only, or a PostgreSQL session
     /// whose transactions are all read-only.
+    /// Where replayed flows write: on SQLite a copy of the file (`VACUUM INTO` a temporary file,
+    /// deleted after); on PostgreSQL a second connection whose transactions the check rolls back.
+    /// The live data is never written.
+    private func openScratch(from live: any SQLConnection) throws -> Scratch? {
+        guard sample > 0 else { return nil }
+        switch DatabaseLocation(database).dialect {
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("check-deploy-\(UUID().uuidString).sqlite").path
+            do {
+                try live.run("VACUUM INTO ?1", [.text(path)])
+                return Scratch(connection: try SQLiteConnection(path: path), path: path)
+            } catch {
+                throw StartupError(description: "cannot copy \(database) to \(path) to replay on: \(error)")
+            }
+        case .postgresql:
+            do {
+                return Scratch(connection: try PostgresConnection(url: database), path: nil)
+            } catch let error as any DatabaseError {
+                throw StartupError(description: "cannot open a second connection to \(database): \(error.message)")
+            }
+        }
+    }
+
+    /// The scratch connection, and the copy's file to delete.
+    private struct Scratch {
+        let connection: any SQLConnection
+        let path: String?
+
+        func remove() {
+            guard let path else { return }
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
+
     /// Its errors say what is wrong with the database, never to make it writable: the check
     /// only reads.
     private func openReadOnly() throws -> any SQLConnection {
