@@ -183,12 +183,18 @@ enum JournalSQL {
     /// signed out): where the current principal's history begins (0 when it is all theirs). An
     /// entry names the user signed in after its event, or before it for a sign-out; replays name
     /// no one and are not counted.
+    ///
+    /// Walked down the session's chain from its head (by primary key: the journal has no index by
+    /// session), on past an entry only while it is a replay or the current principal's, so the
+    /// read costs the current principal's entries and one more.
     static func principalBegan(_ connection: any SQLConnection, session: String, user: Int64?) throws -> Int {
-        try connection.queryFirst(
-            """
-            SELECT coalesce(max(version), 0) FROM session_journal
-            WHERE session_id = ?1 AND replay = 0 AND user_id IS DISTINCT FROM ?2
-            """, [.text(session), user.map { .integer($0) } ?? .null]
+        let same = "(SELECT user_id FROM session_journal WHERE id = walk.id) IS NOT DISTINCT FROM ?2"
+        return try connection.queryFirst(
+            walk(from: head, while: "walk.replay = 1 OR \(same)")
+                + """
+                 SELECT coalesce(max(e.version), 0) FROM walk JOIN session_journal e ON e.id = walk.id
+                WHERE e.replay = 0 AND e.user_id IS DISTINCT FROM ?2
+                """, [.text(session), user.map { .integer($0) } ?? .null]
         ) { $0.int(0) } ?? 0
     }
 
