@@ -52,6 +52,8 @@ typealias Schemas = Components.Schemas
             path: .init(id: walk.id), body: .json(.popToRoot(.init(screen: postScreen, event: .popToRoot))))
         guard case .conflict(let conflict) = stale else { Issue.record("stale tap: \(stale)"); return }
         #expect(conflict.headers.eTag == "\"\(versionBefore)\"")
+        // The problem's kind is a typed enum (not an untyped container, as a `oneOf` of consts gave).
+        #expect(try conflict.body.applicationProblemJson._type == .urn_colon_coordinatord_colon_problem_colon_staleScreen)
         let staleState = try #require(try conflict.body.applicationProblemJson.state)
         walk.adopt(staleState, etag: conflict.headers.eTag)
         guard case .user = walk.top else { Issue.record("adopted: \(walk.top)"); return }
@@ -61,6 +63,7 @@ typealias Schemas = Components.Schemas
             path: .init(id: walk.id), headers: .init(ifMatch: "\"1\""),
             body: .json(.popToRoot(.init(screen: walk.state.top, event: .popToRoot))))
         guard case .preconditionFailed(let failed) = mismatch else { Issue.record("412: \(mismatch)"); return }
+        #expect(try failed.body.applicationProblemJson._type == .urn_colon_coordinatord_colon_problem_colon_versionMismatch)
         #expect(failed.headers.eTag == walk.etag)
         #expect(try failed.body.applicationProblemJson.state?.version == walk.state.version)
         try await walk.send { .popToRoot(.init(screen: $0, event: .popToRoot)) }
