@@ -137,7 +137,7 @@ enum JournalSQL {
             UNION ALL
             SELECT j.id, j.previous_id, j.version, j.replay, walk.step + 1
             FROM walk JOIN session_journal j ON j.id = walk.previous_id
-            WHERE j.id < walk.id AND walk.step < \(maxSteps) AND \(more))
+            WHERE j.id < walk.id AND walk.step < \(maxSteps) AND (\(more)))
         """
     }
 
