@@ -1,3 +1,5 @@
+import Foundation
+
 /// A coordinator state field that holds a secret or something derived from one (a password's
 /// hash between registration steps, a one-time code): kept in the session's stored snapshot, which
 /// the flow needs, but never in its journal, whose copies outlive the session and a password change.
@@ -60,21 +62,27 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// Removing confidential values from a snapshot's JSON, for the journal.
-public enum ConfidentialRedaction {
-    /// True when `json` may hold a confidential value (a quick byte search, no parse).
-    public static func mayHoldSecrets(_ json: [UInt8]) -> Bool {
-        let marker = Array("\"\(Confidential<String>.markerKey)\"".utf8)
-        guard json.count >= marker.count else { return false }
-        return json.withUnsafeBufferPointer { bytes in
-            var index = 0
-            while index <= bytes.count - marker.count {
-                if bytes[index] == marker[0] && marker.indices.allSatisfy({ bytes[index + $0] == marker[$0] }) { return true }
-                index += 1
+extension Array where Element == UInt8 {
+    /// True when `needle` (not empty) occurs in these bytes. (glibc's `memmem` is a GNU extension
+    /// Swift does not import here; a plain scan over a few KB of JSON costs little.)
+    package func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, count >= needle.count else { return false }
+        return withUnsafeBufferPointer { bytes in
+            for start in 0...(bytes.count - needle.count)
+            where bytes[start] == needle[0] && needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] }) {
+                return true
             }
             return false
         }
     }
+}
+
+/// Removing confidential values from a snapshot's JSON, for the journal.
+public enum ConfidentialRedaction {
+    /// True when `json` may hold a confidential value (a quick byte search, no parse).
+    public static func mayHoldSecrets(_ json: [UInt8]) -> Bool { json.containsBytes(marker) }
+
+    private static let marker = Array("\"\(Confidential<String>.markerKey)\"".utf8)
 
     /// `json` with every confidential value replaced by null; `json` itself when it holds none
     /// or does not parse.

@@ -37,11 +37,11 @@ enum JournalErasure {
         ) { row in (id: row.int64(0), payload: row.string(1), snapshot: row.isNull(2) ? nil : row.blob(2)) }
         for entry in entries {
             if let snapshot = entry.snapshot, let bytes = StoredSnapshot.ownBytes(snapshot) ?? Optional(snapshot),
-                needles.contains(where: { contains(bytes, $0) })
+                needles.contains(where: bytes.containsBytes)
             {
                 try connection.run("UPDATE session_journal SET snapshot = NULL WHERE id = ?1", [.integer(entry.id)])
             }
-            if needles.contains(where: { contains(Array(entry.payload.utf8), $0) }) {
+            if needles.contains(where: Array(entry.payload.utf8).containsBytes) {
                 try connection.run(
                     "UPDATE session_journal SET payload = '{}', redacted = '[\"(erased)\"]' WHERE id = ?1",
                     [.integer(entry.id)])
@@ -68,16 +68,5 @@ enum JournalErasure {
         return values.compactMap(\.stringValue).map { text in
             Array(JSONValue.string(text).serialized().dropFirst().dropLast())
         }
-    }
-
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        let first = needle[0]
-        var index = 0
-        while index <= haystack.count - needle.count {
-            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
     }
 }
