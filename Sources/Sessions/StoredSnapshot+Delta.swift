@@ -52,13 +52,7 @@ extension StoredSnapshot {
         guard start + end <= base.count, start + end <= length, length <= maximumBytes else {
             throw Unreadable(description: "a delta that does not fit the snapshot before it")
         }
-        let tail = Array(stored[headerBytes...])
-        let stretch: [UInt8]
-        switch tail.first {
-        case 0: stretch = Array(tail.dropFirst())
-        case lz4Marker: stretch = try unpack(tail)
-        default: throw Unreadable(description: "a delta of an unknown kind")
-        }
+        let stretch = try self.stretch(of: stored)
         let json = base[..<start] + stretch + base[(base.count - end)...]
         guard json.count == length else { throw Unreadable(description: "a damaged delta") }
         return Array(json)
@@ -70,11 +64,16 @@ extension StoredSnapshot {
     static func ownBytes(_ stored: [UInt8]) -> [UInt8]? {
         guard isDelta(stored) else { return try? unpack(stored) }
         guard stored.count > headerBytes else { return nil }
-        let tail = Array(stored[headerBytes...])
+        return try? stretch(of: stored)
+    }
+
+    /// The changed stretch a delta (its header checked present) keeps, packed or as it is.
+    private static func stretch(of delta: [UInt8]) throws(Unreadable) -> [UInt8] {
+        let tail = Array(delta[headerBytes...])
         switch tail.first {
         case 0: return Array(tail.dropFirst())
-        case lz4Marker: return try? unpack(tail)
-        default: return nil
+        case lz4Marker: return try unpack(tail)
+        default: throw Unreadable(description: "a delta of an unknown kind")
         }
     }
 
