@@ -147,35 +147,25 @@ extension SessionService {
     /// restore into memory); nil for no such session.
     package func storedTree(ofSession id: String) async throws -> StoredRead<(tree: JSONValue, version: Int)>? {
         guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
-        return decodedForOperator(row).map { .found((app.inspect($0), row.version)) } ?? startsOver(row)
+        return forOperator(row) { (app.inspect($0), row.version) }
     }
 
     /// The stored session `id`'s current State, for an operator; nil for no such session.
     package func storedState(ofSession id: String) async throws -> StoredRead<[UInt8]>? {
         guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
-        return decodedForOperator(row).map {
-            .found(app.renderState($0, extra: ["id": .string(id), "version": .int(row.version)]))
-        } ?? startsOver(row)
+        return forOperator(row) { app.renderState($0, extra: ["id": .string(id), "version": .int(row.version)]) }
     }
 
-    private func decodedForOperator(_ row: SessionRow) -> NavigationTree? {
-        guard let json = try? Self.json(ofStored: row.snapshot) else { return nil }
-        return try? app.decodeSnapshot(json)
-    }
-
-    /// Why `row` would start over, logged: after a breaking deploy an operator looking at a user's
-    /// session must see that, not "no such session".
-    private func startsOver<Value>(_ row: SessionRow) -> StoredRead<Value> {
-        let reason: String
+    /// What `found` makes of `row`'s tree, or why `row` would start over, logged: after a
+    /// breaking deploy an operator looking at a user's session must see that, not "no such session".
+    private func forOperator<Value>(_ row: SessionRow, _ found: (NavigationTree) -> Value) -> StoredRead<Value> {
         do {
-            _ = try app.decodeSnapshot(try Self.json(ofStored: row.snapshot))
-            reason = "unknown"
+            return .found(found(try app.decodeSnapshot(try Self.json(ofStored: row.snapshot))))
         } catch {
-            reason = error.description
+            logger.warning(
+                "operator read of a session that would start over",
+                metadata: ["session": "\(row.id)", "version": "\(row.version)", "reason": "\(error.description)"])
+            return .wouldStartOver(version: row.version, reason: error.description)
         }
-        logger.warning(
-            "operator read of a session that would start over",
-            metadata: ["session": "\(row.id)", "version": "\(row.version)", "reason": "\(reason)"])
-        return .wouldStartOver(version: row.version, reason: reason)
     }
 }
