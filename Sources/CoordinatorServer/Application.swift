@@ -45,9 +45,7 @@ struct Application {
                 sweepBatchSize: options.sweepBatchSize, clock: clock,
                 streamLimits: LiveHub.Limits(
                     perSession: options.maxStreamsPerSession, perClient: options.maxStreamsPerClient,
-                    total: FileDescriptors.streamCapacity(
-                        asked: options.maxStreams, connections: options.connectionLimit,
-                        descriptors: FileDescriptors.raiseLimit()))
+                    total: Self.streamCapacity(options, logger: logger))
             ).journaling(options.journalOptions.settings),
             logger: logger, environment: makeEnvironment)
         let liveMetrics = LiveMetrics()
@@ -107,5 +105,21 @@ struct Application {
             ("Content-Type", type), ("Cache-Control", "no-cache"), ("Content-Security-Policy", contentSecurityPolicy),
         ])
         router.get(path) { _ in HTTPResponse(status: 200, headers: headers, body: body) }
+    }
+}
+
+extension Application {
+    /// The live streams this node may hold: `--max-streams`, lowered (with a warning) to what the
+    /// process's descriptor limit, raised to its hard limit first, leaves beside the connections.
+    static func streamCapacity(_ options: Serve, logger: Logger) -> Int {
+        let descriptors = FileDescriptors.raiseLimit()
+        let capacity = FileDescriptors.streamCapacity(
+            asked: options.maxStreams, connections: options.connectionLimit, descriptors: descriptors)
+        if capacity < options.maxStreams {
+            logger.warning(
+                "live stream capacity lowered by the file descriptor limit",
+                metadata: ["max_streams": "\(capacity)", "descriptor_limit": "\(descriptors)"])
+        }
+        return capacity
     }
 }

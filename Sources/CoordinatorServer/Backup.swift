@@ -21,15 +21,11 @@ struct Backup: AppCommand {
             throw StartupError(
                 description: "backup copies SQLite files; for PostgreSQL use pg_dump (or a base backup with WAL archiving)")
         }
-        guard FileManager.default.fileExists(atPath: database) else {
-            throw StartupError(description: "no database at \(database)")
-        }
         guard !FileManager.default.fileExists(atPath: to) else {
             throw StartupError(description: "\(to) exists already; name a new file")
         }
+        let connection = try DatabaseLocation(database).openReadOnly()
         do {
-            let connection = try SQLiteConnection(path: database, readOnly: true)
-            _ = try connection.queryFirst("SELECT count(*) FROM sessions WHERE id = ''") { $0.int(0) }
             try connection.run("VACUUM INTO ?1", [.text(to)])
         } catch {
             throw StartupError(description: "cannot back up \(database) to \(to): \(error)")

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresStore
 import SQLiteStore
@@ -60,5 +61,34 @@ struct DatabaseLocation {
             defer { withExtendedLifetime(lock) {} }
             return try Migrator(migrations: migrations).migrate(connection)
         }
+    }
+
+    /// A connection to this coordinatord database that cannot write: an SQLite file opened
+    /// read-only, or a PostgreSQL session whose transactions are all read-only. Its errors say
+    /// what is wrong with the database, never to make it writable: the commands that use it only read.
+    func openReadOnly() throws -> any SQLConnection {
+        let connection: any SQLConnection
+        do {
+            switch dialect {
+            case .sqlite:
+                guard FileManager.default.fileExists(atPath: value) else {
+                    throw StartupError(description: "no database at \(value)")
+                }
+                connection = try SQLiteConnection(path: value, readOnly: true)
+            case .postgresql:
+                let postgres = try PostgresConnection(url: value)
+                try postgres.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+                connection = postgres
+            }
+        } catch let error as any DatabaseError {
+            throw StartupError(description: "cannot read the database \(value): \(error.message)")
+        }
+        do {
+            _ = try connection.queryFirst("SELECT count(*) FROM sessions WHERE id = ''") { $0.int(0) }
+            _ = try connection.queryFirst("SELECT count(*) FROM session_journal WHERE id = 0") { $0.int(0) }
+        } catch {
+            throw StartupError(description: "\(value) is not a coordinatord database (it has no sessions or journal)")
+        }
+        return connection
     }
 }

@@ -94,14 +94,6 @@ struct Serve: AppCommand {
         MetricsSystem.bootstrap(metricsFactory)
 
         let signals = SignalWaiter([SIGTERM, SIGINT])
-        let descriptors = FileDescriptors.raiseLimit()
-        let streamCapacity = FileDescriptors.streamCapacity(
-            asked: maxStreams, connections: connectionLimit, descriptors: descriptors)
-        if streamCapacity < maxStreams {
-            logger.warning(
-                "live stream capacity lowered by the file descriptor limit",
-                metadata: ["max_streams": "\(streamCapacity)", "descriptor_limit": "\(descriptors)"])
-        }
         let application = try StartupError.explain { try Application(app, self, settings: settings, registry: registry, logger: logger) }
         let store = application.store
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.

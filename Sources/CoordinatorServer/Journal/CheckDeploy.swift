@@ -39,7 +39,7 @@ struct CheckDeploy: AppCommand {
         let flows = FlowRunner(
             app: app.navigation, passwords: passwords, passwordJobsPerClient: 4, maxSnapshotBytes: Int.max,
             environment: environment)
-        let connection = try openReadOnly()
+        let connection = try DatabaseLocation(database).openReadOnly()
         let scratch = try openScratch(from: connection)
         defer { scratch?.remove() }
         let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(
@@ -85,31 +85,4 @@ struct CheckDeploy: AppCommand {
         }
     }
 
-    /// Its errors say what is wrong with the database, never to make it writable: the check
-    /// only reads.
-    private func openReadOnly() throws -> any SQLConnection {
-        let connection: any SQLConnection
-        do {
-            switch DatabaseLocation(database).dialect {
-            case .sqlite:
-                guard FileManager.default.fileExists(atPath: database) else {
-                    throw StartupError(description: "no database at \(database)")
-                }
-                connection = try SQLiteConnection(path: database, readOnly: true)
-            case .postgresql:
-                let postgres = try PostgresConnection(url: database)
-                try postgres.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
-                connection = postgres
-            }
-        } catch let error as any DatabaseError {
-            throw StartupError(description: "cannot read the database \(database): \(error.message)")
-        }
-        do {
-            _ = try connection.queryFirst("SELECT count(*) FROM sessions WHERE id = ''") { $0.int(0) }
-            _ = try connection.queryFirst("SELECT count(*) FROM session_journal WHERE id = 0") { $0.int(0) }
-        } catch {
-            throw StartupError(description: "\(database) is not a coordinatord database (it has no sessions or journal)")
-        }
-        return connection
-    }
 }
