@@ -42,6 +42,10 @@ package struct FlowRunner: Sendable {
         return (tree, try snapshot(tree))
     }
 
+    // Made on first use (after the metrics system is set up): every run of an app's flow, so
+    // that runs per event (this over `coordinatord_events_total`) show what preparing costs.
+    private static let runs = Counter(label: "coordinatord_flow_runs_total")
+
     /// One run of `event`'s flow on `connection`, with the app's models bound to it: `tree`
     /// changes only when the run succeeds. Also returns the snapshot to store, and its JSON.
     ///
@@ -49,10 +53,6 @@ package struct FlowRunner: Sendable {
     /// then the run skips it, and names in `userToConfirm` the user whose row the write must find
     /// (`UserTable.contains`) for the run to stand. A write that does not find it runs the event
     /// again, with the check first.
-    // Made on first use (after the metrics system is set up): every run of an app's flow, so
-    // that runs per event (this over `coordinatord_events_total`) show what preparing costs.
-    private static let runs = Counter(label: "coordinatord_flow_runs_total")
-
     package func apply(
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
         _ info: RequestInfo, session: String, userCheckInWrite: Bool = false
