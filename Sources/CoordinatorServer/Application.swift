@@ -32,8 +32,9 @@ struct Application {
             operations: options.passwordIterations, memoryBytes: options.passwordMemoryMib * 1024 * 1024)
         passwords = PasswordHashPool(
             hasher: hasher, concurrency: options.hashConcurrency, maxQueued: options.maxQueuedHashes)
-        let makeEnvironment = try app.environment(
-            AppStartup(passwordHasher: passwords.hasher, environment: ProcessEnvironment.current, settings: settings))
+        let startup = AppStartup(passwordHasher: passwords.hasher, environment: ProcessEnvironment.current, settings: settings)
+        let makeEnvironment = try app.environment(startup)
+        let effects = try app.effectHandlers(startup)
         let clock: ServiceClock = options.testHooks ? .manual() : .system
         sessions = SessionService(
             app: app.navigation, store: store, passwords: passwords,
@@ -46,8 +47,8 @@ struct Application {
                 streamLimits: LiveHub.Limits(
                     perSession: options.maxStreamsPerSession, perClient: options.maxStreamsPerClient,
                     total: Self.streamCapacity(options, logger: logger))
-            ).journaling(options.journalOptions.settings),
-            logger: logger, environment: makeEnvironment)
+            ).journaling(options.journalOptions.settings).leasingEffects(for: options.effectLease),
+            logger: logger, effects: effects, environment: makeEnvironment)
         let liveMetrics = LiveMetrics()
         listener = Self.listen(DatabaseLocation(databaseOptions.database), sessions, metrics: liveMetrics)
 

@@ -34,6 +34,10 @@ struct Serve: AppCommand {
     var sessionsPerMinute = 60
     @Option(help: "Seconds between sweeps of expired sessions.") var sweepInterval = 60
     @Option(help: "Rows the sweep deletes per transaction.") var sweepBatchSize = 500
+    @Option(help: "Seconds between looks for effects due (retries, and those of a node that stopped).")
+    var effectInterval = 5
+    @Option(help: "Seconds a node holds an effect it runs before another node may take it over.")
+    var effectLease: Int64 = 60
     @Option(help: "Bytes a session's stored state may take.") var maxSnapshotBytes = 128 * 1024
     @Option(help: "Answers kept per session for Idempotency-Key replays.") var maxIdempotencyKeys = 64
     @Option(help: "Argon2id memory per password hash in MiB (at least OWASP's 19).") var passwordMemoryMib = 19
@@ -73,6 +77,9 @@ struct Serve: AppCommand {
             throw ValidationError(
                 "--sweep-batch-size, --hashes-per-client and --unused-session-timeout take at least 1; --sessions-per-minute at least 0.")
         }
+        guard effectInterval >= 1, effectLease >= 1 else {
+            throw ValidationError("--effect-interval and --effect-lease take at least 1.")
+        }
         if let name = trustedProxy.first(where: { !TrustedProxies.isAddress($0) }) {
             throw ValidationError("--trusted-proxy takes a numeric IP address, not \"\(name)\".")
         }
@@ -99,6 +106,9 @@ struct Serve: AppCommand {
         // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
         let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))
         let heartbeat = application.sessions.startHeartbeats(every: .seconds(streamHeartbeat))
+        // Effects run when a commit stores some; with test hooks, retries wait for `POST /test/effects`.
+        await application.sessions.releaseDeadLeases()
+        let effects = application.sessions.startRunningEffects(every: testHooks ? nil : .seconds(effectInterval))
 
         let server = try StartupError.explain {
             try HTTPServer(
@@ -125,6 +135,8 @@ struct Serve: AppCommand {
         let drained = await server.shutdown(gracePeriod: .seconds(shutdownGrace))
         sweeper?.cancel()
         heartbeat.cancel()
+        // Effects still running finish as their store lets them; any cut short runs again.
+        effects.cancel()
         application.listener?.stop()
         await application.sessions.flushExpiries()
         application.passwords.close()

@@ -1,9 +1,10 @@
+import Navigation
 import Secrets
 import Sessions
 import Store
 
 // What `CoordinatorTesting` takes from the server library to run an app as `serve` does: the
-// migrations it applies and the environment it builds at start.
+// migrations it applies, and the environment and effect handlers it builds at start.
 extension ServedApp {
     /// coordinatord's migrations built into this binary (or those of the folder `coreOverride`,
     /// `--migrations`), then the app's, for `dialect`: what `serve` and `migrate` apply. An app
@@ -19,13 +20,13 @@ extension ServedApp {
         return try ShippedFiles.migrations(dialect, override: coreOverride) + appMigrations
     }
 
-    /// What builds each event's environment, made as `serve` makes it at start: the app's
+    /// What builds each event's environment, and the effects' handlers, made as `serve` makes them at start: the app's
     /// settings parsed from `settings` (its defaults when empty), handed with `passwordHasher`
     /// and `environment` (the variables the app sees) to the app's set-up.
     package func makeEnvironment(
         passwordHasher: PasswordHasher, settings: [String], environment: [String: String]
-    ) throws -> EnvironmentFactory {
-        try self.environment(
-            AppStartup(passwordHasher: passwordHasher, environment: environment, settings: parseSettings(settings)))
+    ) throws -> (environment: EnvironmentFactory, effects: EffectHandlers) {
+        let startup = AppStartup(passwordHasher: passwordHasher, environment: environment, settings: try parseSettings(settings))
+        return (try self.environment(startup), try effectHandlers(startup))
     }
 }

@@ -24,6 +24,8 @@ public struct ServedApp: Sendable {
     /// The app's own version (`1.4.0`), which its OpenAPI document gives as `info.version`, so
     /// that generated clients name the app's release, not coordinatord's; nil: unversioned.
     public var version: String?
+    /// Builds, at start, the handlers of the effects its flows ask for (`Context.perform`).
+    public var effectHandlers: @Sendable (AppStartup) throws -> EffectHandlers = { _ in EffectHandlers() }
 
     /// - Parameters:
     ///   - name: the app's name; its migrations are recorded under it (letters, digits, `-`).
@@ -72,6 +74,15 @@ public struct ServedApp: Sendable {
         return app
     }
 
+    /// This app with `handlers` for the effects its flows ask for (`Context.perform`), built once
+    /// at start with the app's settings at hand (`startup.settings(as:)`): a payment service's
+    /// address, an API key.
+    public func handlingEffects(_ handlers: @escaping @Sendable (AppStartup) throws -> EffectHandlers) -> ServedApp {
+        var app = self
+        app.effectHandlers = handlers
+        return app
+    }
+
     /// The app's settings parsed from `arguments` (its part of the command line and environment);
     /// a wrong value is a one-line error that names the option.
     func parseSettings(_ arguments: [String]) throws -> any ParsableArguments & Sendable {
@@ -95,4 +106,12 @@ public struct AppStartup: Sendable {
     public let environment: [String: String]
     /// The app's settings (of the type given to `ServedApp`), from the command line and the environment.
     public let settings: any ParsableArguments & Sendable
+
+    /// The app's settings as the type given to `ServedApp`.
+    public func settings<Settings>(as type: Settings.Type) throws -> Settings {
+        guard let settings = settings as? Settings else {
+            throw StartupError(description: "the app's settings are not a \(Settings.self)")
+        }
+        return settings
+    }
 }

@@ -5,7 +5,7 @@ import Sessions
 
 /// Routes that let tests drive time, only with the hidden `--test-hooks` flag (never in
 /// production): the service's clock stands still until `POST /test/clock` moves it, the sweep
-/// runs on `POST /test/sweep`, and the password pool holds its queue between
+/// runs on `POST /test/sweep`, due effects on `POST /test/effects`, and the password pool holds its queue between
 /// `POST /test/password-pool/pause` and `.../resume`. So no test waits for the wall clock.
 struct TestHookRoutes {
     let sessions: SessionService
@@ -24,6 +24,10 @@ struct TestHookRoutes {
         router.post("/test/sweep") { _ in
             await sessions.sweep()
             return HTTPResponse(status: 204)
+        }
+        router.post("/test/effects") { _ in
+            let runs = await sessions.runDueEffects()
+            return .json(["runs": runs, "pending": try await sessions.pendingEffects()])
         }
         router.post("/test/password-pool/pause") { _ in
             passwords.pause()

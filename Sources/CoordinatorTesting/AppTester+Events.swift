@@ -41,6 +41,7 @@ extension AppTester {
         }
         self.tree = applied
         version += 1
+        pendingEffects += outcome.effects.map { PendingEffect(id: shared.newEffectID(), requested: $0) }
         if let given = outcome.deviceToken { givenDeviceToken = given }
         shared.signedIn(applied.user?.id, session: sessionID)
         shared.endSessions(ofUsers: outcome.endedSessionsOfUsers, except: sessionID)

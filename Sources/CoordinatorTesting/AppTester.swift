@@ -49,6 +49,11 @@ public struct AppTester {
     public internal(set) var tree: NavigationTree
     /// The session's version: 1 at start, one more for each applied event.
     public internal(set) var version = 1
+    /// The effects this session's events asked for that have not finished yet, oldest first
+    /// (`runEffects()` runs them).
+    public internal(set) var pendingEffects: [PendingEffect] = []
+    /// The handlers `runEffects()` runs: the app's, with the test's fakes (`fakeEffect`).
+    var effectHandlers: EffectHandlers
     let shared: SharedSessions
 
     /// The Argon2id parameters of tests: the cheapest libsodium allows, so that a password step
@@ -71,14 +76,14 @@ public struct AppTester {
         try app.navigation.validate()
         let database = try database ?? SQLiteConnection(path: ":memory:")
         try Migrator(migrations: Self.migrations(of: app)).migrate(database)
+        let made = try app.makeEnvironment(passwordHasher: Self.passwordHasher, settings: settings, environment: environment)
         let flows = FlowRunner(
             app: app.navigation, passwords: PasswordHashPool(hasher: Self.passwordHasher),
             passwordJobsPerClient: SessionConfiguration().passwordJobsPerClient,
-            maxSnapshotBytes: SessionConfiguration().maxSnapshotBytes,
-            environment: try app.makeEnvironment(
-                passwordHasher: Self.passwordHasher, settings: settings, environment: environment))
+            maxSnapshotBytes: SessionConfiguration().maxSnapshotBytes, environment: made.environment)
         try await self.init(
-            shared: SharedSessions(flows: flows, database: database, clock: clock), platform: platform, link: link)
+            shared: SharedSessions(flows: flows, database: database, clock: clock, effects: made.effects), platform: platform,
+            link: link)
     }
 
     /// Another session of the same app, on the same database and clock, from a client of its own,
@@ -89,6 +94,7 @@ public struct AppTester {
 
     private init(shared: SharedSessions, platform: Platform, link: String? = nil) async throws {
         self.shared = shared
+        effectHandlers = shared.effects
         navigation = shared.flows.app
         database = shared.database
         clock = shared.clock

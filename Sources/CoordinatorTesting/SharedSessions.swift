@@ -1,4 +1,5 @@
 import SQLiteStore
+import Navigation
 import Sessions
 
 /// What the sessions of one tested app share: the flow runner (the app's environment and the
@@ -8,15 +9,25 @@ final class SharedSessions {
     let flows: FlowRunner
     let database: SQLiteConnection
     let clock: ManualClock
+    /// The app's effect handlers, as its start-up built them.
+    let effects: EffectHandlers
     private var sessions = 0
+    private var effectCount = 0
     /// The signed-in user of each live session.
     private var users: [String: Int64?] = [:]
     private var ended: Set<String> = []
 
-    init(flows: FlowRunner, database: SQLiteConnection, clock: ManualClock) {
+    init(flows: FlowRunner, database: SQLiteConnection, clock: ManualClock, effects: EffectHandlers) {
         self.flows = flows
+        self.effects = effects
         self.database = database
         self.clock = clock
+    }
+
+    /// A new effect's idempotency key.
+    func newEffectID() -> String {
+        effectCount += 1
+        return "effect-\(effectCount)"
     }
 
     func newSessionID() -> String {

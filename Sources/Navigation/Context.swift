@@ -16,6 +16,8 @@ public struct Context {
     var forgottenUsers: Set<Int64> = []
     /// Texts the journal erases from every session after this event commits.
     var erasedMentions: Set<String> = []
+    /// Effects stored with this event's commit, run after it (`perform`).
+    var effects: [RequestedEffect] = []
     /// The app's screens and coordinator types: only those may be shown and started.
     private let screens: [String: ScreenDefinition]
     private let registry: CoordinatorRegistry
@@ -86,6 +88,15 @@ public struct Context {
     /// they would match nearly everything.
     public mutating func eraseMentions(_ texts: [String]) {
         erasedMentions.formUnion(texts.filter { $0.count >= 3 })
+    }
+
+    /// Asks for `effect` to run after this event commits: the request is stored in the same
+    /// commit (so it runs only if the event stands, and surely if it does), run at least once by
+    /// the app's handler for its type, and its result handed to this coordinator's
+    /// `effectFinished` as an event of the session. A flow that must have an answer before it can
+    /// decide (a price) shows a screen that waits for it.
+    public mutating func perform<E: Effect>(_ effect: E) throws {
+        effects.append(RequestedEffect(name: E.name, request: try JSONValue.encode(effect), coordinator: coordinatorID))
     }
 
     /// Hands the client `token` to keep for this device: the event's answer carries it as

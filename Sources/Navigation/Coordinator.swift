@@ -43,6 +43,11 @@ public protocol Coordinator: Codable, Equatable, Sendable {
     /// calls a flow makes, changing only what differs, or delegates it to a child with
     /// `context.open(_:inChild:)`. The root's runs first; `.unhandled` refuses the link (`422`).
     mutating func open(_ link: Link, _ context: inout Context) throws -> Handling
+
+    /// An effect this coordinator asked for (`context.perform`) finished, after the event that
+    /// asked committed: read it typed with `result.as(EffectType.self)`. It comes as an event of
+    /// its own, whatever screen is on top; a coordinator that finished meanwhile gets nothing.
+    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws
 }
 
 extension Coordinator {
@@ -58,6 +63,8 @@ extension Coordinator {
     public mutating func tabSelected(_ tab: TabKey, _ context: inout Context) {}
     /// Does nothing by default.
     public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
+    /// Does nothing by default.
+    public mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws {}
 
     /// Finishes this coordinator with `output`: once its current call returns, it and all its
     /// screens are removed and its parent's `childFinished` runs with the output.

@@ -6,12 +6,21 @@ public struct IncomingEvent: Sendable, Hashable {
     public let name: String
     /// The payload as sent, not yet validated.
     public let payload: JSONValue
+    /// Set for an effect's result on its way back (never from a client): it goes to the
+    /// coordinator that asked, whatever screen is on top.
+    package private(set) var delivery: EffectDelivery?
 
     /// Event `name` from `screen` with `payload`.
     public init(screen: ScreenID, name: String, payload: JSONValue = .null) {
         self.screen = screen
         self.name = name
         self.payload = payload
+    }
+
+    /// The event that hands `delivery` to the coordinator that asked for it.
+    package init(delivering delivery: EffectDelivery) {
+        self.init(screen: "", name: EffectDelivery.eventName, payload: delivery.result.journaled)
+        self.delivery = delivery
     }
 }
 
@@ -45,11 +54,13 @@ public struct EventOutcome: Sendable, Hashable {
     public var forgottenUsers: Set<Int64> = []
     /// Texts to erase from every session's journal after this event's commit (`Context.eraseMentions`).
     public var erasedMentions: Set<String> = []
+    /// Effects to store with this event's commit and run after it (`Context.perform`).
+    public var effects: [RequestedEffect] = []
 
     /// True when the event asked for nothing beyond its tree: no token rotation, no sessions
-    /// ended, no device token, no erasure.
+    /// ended, no device token, no erasure, no effect.
     public var asksNothingElse: Bool {
         !credentialsRotated && endedSessionsOfUsers.isEmpty && deviceToken == nil && forgottenUsers.isEmpty
-            && erasedMentions.isEmpty
+            && erasedMentions.isEmpty && effects.isEmpty
     }
 }

@@ -126,10 +126,17 @@ public struct NavigationApp: Sendable {
         if let user = tree.user, let userExists, try !userExists(user, environment) {
             return try startOverSignedOut(&tree, environment: environment)
         }
+        var context = Context(tree: tree, environment: environment, app: self)
+        if let delivery = event.delivery {
+            guard context.tree.nodes[delivery.coordinator] != nil else { throw EffectUndeliverable() }
+            try context.run(delivery.coordinator) { coordinator, context in
+                try coordinator.effectFinished(delivery.result, &context)
+            }
+            return try finishApplying(since: tree, &context, into: &tree)
+        }
         guard let top = tree.top, event.screen == top.id else {
             throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
         }
-        var context = Context(tree: tree, environment: environment, app: self)
         let accepted = acceptedEvents(in: tree)
         guard accepted.contains(event.name) || (event.name == SystemEvent.open.name && !links.isEmpty) else {
             throw EventRejection.undeclaredEvent(event: event.name, accepted: accepted)
@@ -151,8 +158,16 @@ public struct NavigationApp: Sendable {
             let payload = try Payload.validate(event.payload, against: declaration).get()
             try dispatch(ScreenEvent(screen: top, name: event.name, payload: payload), &context)
         }
+        return try finishApplying(since: tree, &context, into: &tree)
+    }
+
+    /// The end of every event: finished children reported, the uncovered screen told, the
+    /// limits checked; then `tree` takes the result.
+    private func finishApplying(since before: NavigationTree, _ context: inout Context, into tree: inout NavigationTree)
+        throws -> EventOutcome
+    {
         try settle(&context)
-        try revealed(since: tree, &context)
+        try revealed(since: before, &context)
         try limits.check(context.tree)
         try context.checkMisuse()
         tree = context.tree
@@ -160,7 +175,7 @@ public struct NavigationApp: Sendable {
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
             deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers,
-            erasedMentions: context.erasedMentions)
+            erasedMentions: context.erasedMentions, effects: context.effects)
     }
 
     /// What an event of a session whose user no longer exists does instead of its own flow: the

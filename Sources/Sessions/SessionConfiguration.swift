@@ -29,6 +29,9 @@ package struct SessionConfiguration: Sendable {
     package var journal = JournalSettings()
     /// Live streams at most per session, per client and on this node.
     package var streamLimits: LiveHub.Limits
+    /// How long a node holds an effect it runs before another node may take it over (on a shared
+    /// store: the node may have died); a handler that runs longer may run twice.
+    package var effectLeaseSeconds: Int64 = 60
 
     package init(
         idleTimeoutSeconds: Int64 = 7 * 24 * 3600, maxResidentSessions: Int = 100_000,
@@ -48,6 +51,13 @@ package struct SessionConfiguration: Sendable {
         self.passwordJobsPerClient = passwordJobsPerClient
         self.sweepBatchSize = sweepBatchSize
         self.clock = clock
+    }
+
+    /// This configuration with effects leased for `seconds`.
+    package func leasingEffects(for seconds: Int64) -> SessionConfiguration {
+        var configuration = self
+        configuration.effectLeaseSeconds = seconds
+        return configuration
     }
 
     /// Seconds a session at `version` lives without a request: version 1 has had no event yet.

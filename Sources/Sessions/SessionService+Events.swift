@@ -129,7 +129,7 @@ extension SessionService {
     }
 
     /// - Parameter tokenHash: the hash of `request.token`, which authenticated `session`.
-    private func apply(_ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]) async throws
+    func apply(_ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]) async throws
         -> StoredAnswer
     {
         try await session.lock.withLock {
@@ -137,7 +137,9 @@ extension SessionService {
             if current.retired { throw ResidentCopyOutdated() }
             // An event that got the lock first may have rotated the token (a sign-in, a sign-out):
             // this request lost that race, and its dead token reaches neither the new state nor it.
-            guard Tokens.constantTimeEquals(current.tokenHash, tokenHash) else {
+            // (An effect's result comes from the server, not a client: no token, whatever is on top.)
+            let delivered = request.event.delivery != nil
+            guard delivered || Tokens.constantTimeEquals(current.tokenHash, tokenHash) else {
                 throw SessionError.unauthorized
             }
             let now = now()
@@ -146,7 +148,7 @@ extension SessionService {
                 try await ensureCurrent(session, version: current.version)
                 throw SessionError.versionMismatch(state: render(current, id: session.id), current: current.version)
             }
-            guard current.tree.top?.id == request.event.screen else {
+            guard delivered || current.tree.top?.id == request.event.screen else {
                 try await ensureCurrent(session, version: current.version)
                 throw SessionError.staleScreen(
                     state: render(current, id: session.id), version: current.version,
@@ -186,6 +188,7 @@ extension SessionService {
                 }
             }
             liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers, rendered: applied.state)
+            if applied.storedEffects { effects.wake() }
             if applied.journalBytes > 0 { Self.journalBytes.increment(by: applied.journalBytes) }
             return applied.answer
         }
@@ -207,6 +210,8 @@ extension SessionService {
         /// Nothing changed and nothing was stored (an `open` of what is shown): the answer is the
         /// current State, at the current version.
         var unchanged = false
+        /// The commit stored effects to run.
+        var storedEffects = false
     }
 
     /// Applies the event and commits it. Most events only navigate: their flow runs here, with a
@@ -303,7 +308,8 @@ extension SessionService {
             tree: ran.tree, snapshot: ran.snapshot, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers, journalListing: ran.journalListing,
             journalBytes: ran.journal?.byteCount ?? 0,
-            state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil)
+            state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil,
+            storedEffects: !ran.outcome.effects.isEmpty)
     }
 
     // Made on first use (after the metrics system is set up), not per event.
@@ -393,7 +399,8 @@ extension SessionService {
                     },
                     // The write's last statement (nothing follows it below): it commits the write.
                     commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
-                        && ran.outcome.erasedMentions.isEmpty,
+                        && ran.outcome.erasedMentions.isEmpty && ran.outcome.effects.isEmpty
+                        && request.event.delivery == nil,
                     confirming: ran.userToConfirm.flatMap { user in app.userTable.map { ($0, user) } })
             else {
                 // With a user to confirm, either condition may have failed: the run with the check
@@ -427,6 +434,15 @@ extension SessionService {
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
         try JournalErasure.request(ran.outcome.erasedMentions, connection, now: now)
+        try EffectSQL.insert(ran.outcome.effects, session: request.sessionID, connection, now: now)
+        if let delivery = request.event.delivery {
+            // The result becomes this event once, however many nodes ran the effect.
+            guard
+                try EffectSQL.finish(
+                    connection, id: delivery.result.id, owner: effects.owner, state: .delivered,
+                    outcome: delivery.result.journaled, now: now)
+            else { throw EffectTakenOver() }
+        }
         if connection.dialect != .postgresql, let answer = ran.answer, let key = request.idempotencyKey,
             let token = request.token
         {

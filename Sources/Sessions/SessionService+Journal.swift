@@ -41,12 +41,15 @@ extension SessionService {
     func journalRecord(
         _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64
     ) -> JournalRecord {
-        let screenName = current.tree.top?.name ?? ""
+        let screenName = request.event.delivery != nil ? "" : current.tree.top?.name ?? ""
         return JournalRecord(
             session: request.sessionID, user: tree.user?.id ?? current.tree.user?.id, versionBefore: current.version,
             version: current.version + 1, at: now,
             screen: request.event.screen.rawValue, screenName: screenName, event: request.event.name,
-            payload: app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
+            // An effect's result is kept whole: the server made it, from a request the flow stored.
+            payload: request.event.delivery != nil
+                ? JournaledPayload(payload: request.event.payload, redacted: [])
+                : app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
             replay: false, snapshot: snapshot)
     }
 

@@ -24,6 +24,8 @@ extension SessionService {
             _ = try await inBatches {
                 try JournalSQL.deleteOld($0, before: journalBefore, limit: batch, listings: self.journalListings)
             }
+            // Finished effects are kept as long as the journal that shows their results.
+            _ = try await inBatches { try EffectSQL.deleteFinished($0, before: journalBefore, limit: batch) }
             // What other sessions were shown of deleted accounts (`Context.eraseMentions`).
             if try await read(JournalErasure.pending) {
                 _ = try await inBatches { try JournalErasure.scanBatch($0, limit: batch) }

@@ -29,12 +29,15 @@ package final class SessionService: Sendable {
     let creations: CreationLimiter
     /// The live streams open on this node.
     let live: LiveHub
+    /// The app's effect handlers and this node's lease on the effects it runs.
+    let effects: EffectRunner
     let logger: Logger
 
     package init(
         app: NavigationApp, store: any Store, passwords: PasswordHashPool, configuration: SessionConfiguration,
-        logger: Logger, environment: @escaping EnvironmentFactory
+        logger: Logger, effects: EffectHandlers = EffectHandlers(), environment: @escaping EnvironmentFactory
     ) {
+        self.effects = EffectRunner(handlers: effects)
         self.app = app
         self.store = store
         self.flows = FlowRunner(
@@ -149,7 +152,7 @@ package final class SessionService: Sendable {
     /// costs a restore. On a shared store the resident copy is checked against the stored row
     /// too, since another node may have moved the session on (but not for an event whose copy
     /// knows the token: see `withSession`).
-    private func load(_ id: String, tokenHash: [UInt8], forEvent: Bool) async throws -> ResidentSession? {
+    func load(_ id: String, tokenHash: [UInt8], forEvent: Bool) async throws -> ResidentSession? {
         if let resident = cache.checkOut(id) {
             if store.isShared {
                 let cached = resident.current

@@ -16,4 +16,6 @@ await CoordinatorServer.main(
                     deviceToken: request.deviceToken)
             }
         }
-    ).versioned(CoordinatorServer.version))
+    )
+    .handlingEffects { startup in WelcomeMessages(webhook: try startup.settings(as: SampleAppSettings.self).welcomeURL).handlers }
+    .versioned(CoordinatorServer.version))

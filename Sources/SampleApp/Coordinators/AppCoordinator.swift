@@ -3,8 +3,12 @@ import Navigation
 /// Khanlou's app coordinator: signed in → the main tabs; otherwise → the auth flow.
 /// Signing out or deleting the account brings the auth flow back. A link goes to the main flow,
 /// or through sign-in first (the auth flow keeps it and hands it back once signed in).
+/// A user who just registered is sent a welcome message (an effect, after the commit).
 struct AppCoordinator: Coordinator {
     static let typeName = "App"
+
+    /// How the last welcome message this session asked for went (`nil`: none asked, or not back yet).
+    var welcome: WelcomeSent?
 
     mutating func start(_ context: inout Context) throws {
         try showFlow(&context)
@@ -25,8 +29,16 @@ struct AppCoordinator: Coordinator {
         try showFlow(&context)
         // Kratos' return_to: the link that sent the user to sign in, continued now; one that can
         // no longer be opened (the post was deleted meanwhile) is dropped.
-        if case .signedIn(let link?)? = output.as(AuthCoordinator.self), context.user != nil {
-            context.openIfPossible(Link(link), inChild: .main)
+        guard case .signedIn(let link, let welcome)? = output.as(AuthCoordinator.self), context.user != nil else { return }
+        if let welcome { try context.perform(welcome) }
+        if let link { context.openIfPossible(Link(link), inChild: .main) }
+    }
+
+    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws {
+        guard let (_, outcome) = try result.as(SendWelcome.self) else { return }
+        switch outcome {
+        case .success(let sent): welcome = sent
+        case .failure(let failure): welcome = WelcomeSent(delivery: "failed: \(failure.reason)")
         }
     }
 

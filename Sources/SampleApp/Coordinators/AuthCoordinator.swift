@@ -10,7 +10,8 @@ struct AuthCoordinator: InputMapping {
     var returnTo: AppRoute?
 
     enum Output: Equatable {
-        case signedIn(continuing: AppRoute?)
+        /// Signed in, with the link to continue; `welcome` for a user who just registered.
+        case signedIn(continuing: AppRoute?, welcome: SendWelcome? = nil)
     }
 
     enum Input: Equatable {
@@ -54,7 +55,9 @@ struct AuthCoordinator: InputMapping {
 
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         // Either registration flow (phone or tablet) finishes with a `Registered`.
-        if output.value(as: Registered.self) != nil { finish(.signedIn(continuing: returnTo), &context) }
+        if let registered = output.value(as: Registered.self) {
+            finish(.signedIn(continuing: returnTo, welcome: registered.welcome), &context)
+        }
     }
 
     /// `/signup` shows registration over the first screen; any other link shows sign-in there and

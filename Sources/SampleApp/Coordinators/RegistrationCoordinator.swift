@@ -78,11 +78,13 @@ struct RegistrationCoordinator: InputMapping {
             }
             context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
             context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-            finish(Registered(), &context)
+            finish(Registered(welcome: SendWelcome(userId: user.id, email: email, displayName: user.displayName)), &context)
         }
     }
 }
 
 /// What both registration flows (phone and tablet) finish with: the session is signed in as
-/// the new user.
-struct Registered: Equatable {}
+/// the new user, who is to be welcomed.
+struct Registered: Equatable {
+    var welcome: SendWelcome
+}

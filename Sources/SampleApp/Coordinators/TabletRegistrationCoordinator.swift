@@ -48,6 +48,6 @@ struct TabletRegistrationCoordinator: InputMapping {
         }
         context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-        finish(Registered(), &context)
+        finish(Registered(welcome: SendWelcome(userId: user.id, email: email, displayName: user.displayName)), &context)
     }
 }

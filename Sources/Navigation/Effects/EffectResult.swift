@@ -1,0 +1,84 @@
+/// An effect a coordinator asked for, finished: handed to that coordinator's `effectFinished`.
+public struct EffectResult: Sendable, Hashable {
+    /// How it ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The handler returned this (the effect's `Result`, encoded).
+        case succeeded(JSONValue)
+        /// Every attempt failed, or one failed for good; `reason` is the last failure's.
+        case failed(reason: String, attempts: Int)
+    }
+
+    /// The effect's idempotency key (the handler got it too): unique, stable across retries.
+    public let id: String
+    /// The effect's `name`.
+    public let name: String
+    /// The request as the flow made it (the effect's value, encoded).
+    public let request: JSONValue
+    /// How it ended.
+    public let outcome: Outcome
+
+    public init(id: String, name: String, request: JSONValue, outcome: Outcome) {
+        self.id = id
+        self.name = name
+        self.request = request
+        self.outcome = outcome
+    }
+
+    /// The request and its result typed as effect `E`, or nil when this is another effect's result.
+    /// Throws when the stored request or result no longer decodes as `E` (its shape changed).
+    public func `as`<E: Effect>(_ type: E.Type) throws -> (request: E, result: Result<E.Result, EffectFailure>)? {
+        guard name == E.name else { return nil }
+        let request = try JSONValue.decode(E.self, from: self.request)
+        switch outcome {
+        case .succeeded(let value):
+            return (request, .success(try JSONValue.decode(E.Result.self, from: value)))
+        case .failed(let reason, _):
+            return (request, .failure(.permanent(reason)))
+        }
+    }
+
+    /// The result as the journal and the inspector show it (`open`'s link is kept likewise).
+    package var journaled: JSONValue {
+        var members: [String: JSONValue] = ["effect": .string(name), "id": .string(id), "request": request]
+        switch outcome {
+        case .succeeded(let value):
+            members["outcome"] = "succeeded"
+            members["result"] = value
+        case .failed(let reason, let attempts):
+            members["outcome"] = "failed"
+            members["reason"] = .string(reason)
+            members["attempts"] = .int(attempts)
+        }
+        return .object(members)
+    }
+}
+
+/// An effect's result on its way to the coordinator that asked for it.
+package struct EffectDelivery: Sendable, Hashable {
+    /// The coordinator that asked (ids are never reused within a session).
+    package let coordinator: CoordinatorID
+    package let result: EffectResult
+
+    package init(coordinator: CoordinatorID, result: EffectResult) {
+        self.coordinator = coordinator
+        self.result = result
+    }
+
+    /// The event name the journal shows a delivery under (parenthesised, as `(start)`: no
+    /// screen sent it, and no app event can be named so).
+    package static let eventName = "(effect)"
+}
+
+/// An effect a flow asked for, as its event's commit stores it.
+public struct RequestedEffect: Sendable, Hashable {
+    /// The effect's `name`.
+    public let name: String
+    /// The effect's value, encoded.
+    public let request: JSONValue
+    /// The coordinator whose `effectFinished` gets the result.
+    public let coordinator: CoordinatorID
+}
+
+/// An effect's result found the coordinator that asked for it gone (finished, or the session
+/// started over): nobody is left to tell, and the session does not change.
+package struct EffectUndeliverable: Error {}
