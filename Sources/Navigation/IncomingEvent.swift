@@ -19,7 +19,7 @@ public struct IncomingEvent: Sendable, Hashable {
 
     /// The event that hands `delivery` to the coordinator that asked for it.
     package init(delivering delivery: EffectDelivery) {
-        self.init(screen: "", name: EffectDelivery.eventName, payload: delivery.result.journaled)
+        self.init(screen: "", name: EffectDelivery.eventName, payload: delivery.journaled)
         self.delivery = delivery
     }
 }

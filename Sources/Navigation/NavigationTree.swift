@@ -64,6 +64,12 @@ public struct NavigationTree: Sendable, Equatable {
     /// How many coordinators the tree holds.
     public var coordinatorCount: Int { nodes.count }
 
+    /// The running coordinators of type `C`, root first (then by the order they started): for a
+    /// test's look at a coordinator's state.
+    public func coordinators<C: Coordinator>(of type: C.Type) -> [C] {
+        nodes.keys.sorted().compactMap { nodes[$0]?.coordinator as? C }
+    }
+
     // MARK: - Internal helpers used by Context and the runtime
 
     mutating func makeScreenID() -> ScreenID {

@@ -17,6 +17,8 @@ struct AppModels {
     let now: Int64
     /// Verified against when the e-mail is unknown, so both failures take the same time.
     let dummyHash: String
+    /// New users are sent a welcome message (a mail relay is configured: `--welcome-webhook`).
+    var sendsWelcomes = false
     /// Where writes go that must commit even if the event is refused (a failed password check):
     /// the session service's `LastingWrites` for this run; without one (a flow driven by hand),
     /// writes on `connection` that commit or roll back with the event.
@@ -67,10 +69,14 @@ public struct SampleAppGuards: Sendable {
 public final class SampleAppServices: Sendable {
     public let guards: SampleAppGuards
     let dummyHash: String
+    /// New users are sent a welcome message (`SendWelcome`).
+    let sendsWelcomes: Bool
 
     /// Hashes one dummy password with `hasher` (tens of milliseconds, once).
-    public init(hasher: PasswordHasher, guards: SampleAppGuards = SampleAppGuards()) throws {
+    /// - Parameter sendsWelcomes: whether new users are sent a welcome message (a mail relay is configured).
+    public init(hasher: PasswordHasher, guards: SampleAppGuards = SampleAppGuards(), sendsWelcomes: Bool = false) throws {
         self.guards = guards
+        self.sendsWelcomes = sendsWelcomes
         self.dummyHash = try hasher.hash(Tokens.random())
     }
 
@@ -85,7 +91,7 @@ public final class SampleAppServices: Sendable {
             AppModels(
                 connection: connection, users: UserStore(connection: connection), posts: PostStore(connection: connection), passwords: passwords,
                 guards: guards, clientAddress: clientAddress, deviceToken: deviceToken, now: now, dummyHash: dummyHash,
-                lasting: LastingWrites(connection: connection)))
+                sendsWelcomes: sendsWelcomes, lasting: LastingWrites(connection: connection)))
         return environment
     }
 }

@@ -195,7 +195,10 @@ package struct DeployCheck: Sendable {
         let jsons = StoredSnapshot.unpack(run: entries.map { ($0.version, $0.snapshot) })
         for index in entries.indices.dropFirst() where entries[index].before == entries[index - 1].version {
             let entry = entries[index]
-            if entry.event.hasPrefix("(") { continue }  // (start), (fallback): not events
+            let payload = (try? JSONValue.parse(Array(entry.payload.utf8))) ?? .null
+            // (start), (fallback): not events. An effect's result is: made again from its entry.
+            let delivery = entry.event == EffectDelivery.eventName ? EffectDelivery(journaled: payload) : nil
+            if entry.event.hasPrefix("("), delivery == nil { continue }
             guard JournalSQL.redacted(fromText: entry.redacted).isEmpty else {
                 report.notReplayable["secret or undeclared payload fields are not journaled", default: 0] += 1
                 continue
@@ -212,9 +215,9 @@ package struct DeployCheck: Sendable {
                 report.notReplayable["its state held a @Confidential value, which the journal does not keep", default: 0] += 1
                 continue
             }
-            let event = IncomingEvent(
-                screen: ScreenID(entry.screen), name: entry.event,
-                payload: (try? JSONValue.parse(Array(entry.payload.utf8))) ?? .null)
+            let event =
+                delivery.map(IncomingEvent.init(delivering:))
+                ?? IncomingEvent(screen: ScreenID(entry.screen), name: entry.event, payload: payload)
             let place = "session \(id) v\(entry.before)→v\(entry.version) \(entry.event)"
             let noting = NotingConnection(scratch ?? connection)
             do {

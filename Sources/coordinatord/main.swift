@@ -9,7 +9,8 @@ await CoordinatorServer.main(
         environment: { startup, settings in
             let services = try SampleAppServices(
                 hasher: startup.passwordHasher,
-                guards: SampleAppGuards(registrationsPerMinute: settings.registrationsPerMinute))
+                guards: SampleAppGuards(registrationsPerMinute: settings.registrationsPerMinute),
+                sendsWelcomes: settings.welcomeURL != nil)
             return { connection, passwords, request in
                 services.environment(
                     connection: connection, passwords: passwords, clientAddress: request.clientAddress, now: request.now,

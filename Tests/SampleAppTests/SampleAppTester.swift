@@ -1,5 +1,6 @@
 import CoordinatorServer
 import CoordinatorTesting
+import Foundation
 import Navigation
 import SQLiteStore
 import Store
@@ -9,17 +10,20 @@ import Store
 /// Sources/coordinatord/main.swift), with the guards a test chooses.
 extension AppTester {
     /// The sample app as `coordinatord` serves it, guarded by `guards`.
-    static func served(guards: SampleAppGuards = SampleAppGuards()) -> ServedApp {
+    /// With `sendsWelcomes`, as with `--welcome-webhook`: new users are sent a welcome message
+    /// (to a relay that does not exist: a test fakes the effect).
+    static func served(guards: SampleAppGuards = SampleAppGuards(), sendsWelcomes: Bool = false) -> ServedApp {
         ServedApp(
             name: SampleApp.name, navigation: SampleApp.navigation, migrations: { try SampleApp.migrations(for: $0) },
             environment: { startup in
-                let services = try SampleAppServices(hasher: startup.passwordHasher, guards: guards)
+                let services = try SampleAppServices(hasher: startup.passwordHasher, guards: guards, sendsWelcomes: sendsWelcomes)
                 return { connection, passwords, request in
                     services.environment(
                         connection: connection, passwords: passwords, clientAddress: request.clientAddress,
                         now: request.now, deviceToken: request.deviceToken)
                 }
-            })
+            }
+        ).handlingEffects { _ in WelcomeMessages(webhook: URL(string: "http://relay.invalid/welcome")).handlers }
     }
 
     /// A session of the sample app on a new database, or on the database (and clock) of `other`.

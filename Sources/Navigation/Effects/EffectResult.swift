@@ -64,6 +64,29 @@ package struct EffectDelivery: Sendable, Hashable {
         self.result = result
     }
 
+    /// The delivery as its event's payload (and journal entry) holds it: the result and the
+    /// coordinator it went to, from which a replay makes it again (`init(journaled:)`).
+    package var journaled: JSONValue {
+        var members = result.journaled.objectValue ?? [:]
+        members["coordinator"] = .int(coordinator)
+        return .object(members)
+    }
+
+    /// The delivery a journal entry's payload (`journaled`) holds, or nil when it holds none.
+    package init?(journaled payload: JSONValue) {
+        guard let coordinator = payload["coordinator"]?.intValue, let id = payload["id"]?.stringValue,
+            let name = payload["effect"]?.stringValue, let request = payload["request"]
+        else { return nil }
+        let outcome: EffectResult.Outcome
+        switch payload["outcome"]?.stringValue {
+        case "succeeded": outcome = .succeeded(payload["result"] ?? .null)
+        case "failed":
+            outcome = .failed(reason: payload["reason"]?.stringValue ?? "", attempts: payload["attempts"]?.intValue ?? 0)
+        default: return nil
+        }
+        self.init(coordinator: coordinator, result: EffectResult(id: id, name: name, request: request, outcome: outcome))
+    }
+
     /// The event name the journal shows a delivery under (parenthesised, as `(start)`: no
     /// screen sent it, and no app event can be named so).
     package static let eventName = "(effect)"

@@ -3,7 +3,8 @@ import Navigation
 /// Khanlou's app coordinator: signed in → the main tabs; otherwise → the auth flow.
 /// Signing out or deleting the account brings the auth flow back. A link goes to the main flow,
 /// or through sign-in first (the auth flow keeps it and hands it back once signed in).
-/// A user who just registered is sent a welcome message (an effect, after the commit).
+/// A user who just registered is sent a welcome message (an effect, after the commit), when a
+/// mail relay is configured.
 struct AppCoordinator: Coordinator {
     static let typeName = "App"
 
@@ -30,7 +31,7 @@ struct AppCoordinator: Coordinator {
         // Kratos' return_to: the link that sent the user to sign in, continued now; one that can
         // no longer be opened (the post was deleted meanwhile) is dropped.
         guard case .signedIn(let link, let welcome)? = output.as(AuthCoordinator.self), context.user != nil else { return }
-        if let welcome { try context.perform(welcome) }
+        if let welcome, try context.models.sendsWelcomes { try context.perform(welcome) }
         if let link { context.openIfPossible(Link(link), inChild: .main) }
     }
 
