@@ -9,8 +9,8 @@ public struct PendingEffect: Sendable, Hashable {
     public let name: String
     /// The effect's value, encoded.
     public let request: JSONValue
-    /// The coordinator its result goes to.
-    public let coordinator: CoordinatorID
+    /// The coordinator its result goes to, then its ancestors (the first still running gets it).
+    public let coordinators: [CoordinatorID]
     /// Runs so far.
     public internal(set) var attempts = 0
 
@@ -18,7 +18,7 @@ public struct PendingEffect: Sendable, Hashable {
         self.id = id
         self.name = requested.name
         self.request = requested.request
-        self.coordinator = requested.coordinator
+        self.coordinators = requested.coordinators
     }
 
     /// The request typed as effect `E`, or nil when it is another effect.
@@ -68,7 +68,7 @@ extension AppTester {
                 outcome = .failed(reason: "no handler is registered for effect \(effect.name)", attempts: effect.attempts)
             }
             let result = EffectResult(id: effect.id, name: effect.name, request: effect.request, outcome: outcome)
-            try await deliver(EffectDelivery(coordinator: effect.coordinator, result: result))
+            try await deliver(EffectDelivery(coordinators: effect.coordinators, result: result))
             finished.append(result)
         }
         pendingEffects = stillPending + pendingEffects
@@ -76,7 +76,7 @@ extension AppTester {
     }
 
     /// Hands `delivery` to its coordinator as the server does: an event of the session, in a
-    /// transaction of its own; nothing changes when that coordinator is gone.
+    /// transaction of its own; nothing changes when that coordinator and its ancestors are gone.
     private mutating func deliver(_ delivery: EffectDelivery) async throws {
         let (flows, database, id, tree) = (shared.flows, shared.database, sessionID, self.tree)
         let info = RequestInfo(clientAddress: "", now: clock.now)

@@ -93,10 +93,13 @@ public struct Context {
     /// Asks for `effect` to run after this event commits: the request is stored in the same
     /// commit (so it runs only if the event stands, and surely if it does), run at least once by
     /// the app's handler for its type, and its result handed to this coordinator's
-    /// `effectFinished` as an event of the session. A flow that must have an answer before it can
+    /// `effectFinished` as an event of the session (or, when it has finished by then, to its
+    /// nearest ancestor still running: the root always is). A flow that must have an answer before it can
     /// decide (a price) shows a screen that waits for it.
     public mutating func perform<E: Effect>(_ effect: E) throws {
-        effects.append(RequestedEffect(name: E.name, request: try JSONValue.encode(effect), coordinator: coordinatorID))
+        var chain = [coordinatorID]
+        while let parent = tree.nodes[chain[chain.count - 1]]?.parent { chain.append(parent) }
+        effects.append(RequestedEffect(name: E.name, request: try JSONValue.encode(effect), coordinators: chain))
     }
 
     /// Hands the client `token` to keep for this device: the event's answer carries it as

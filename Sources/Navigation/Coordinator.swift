@@ -46,7 +46,8 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 
     /// An effect this coordinator asked for (`context.perform`) finished, after the event that
     /// asked committed: read it typed with `result.as(EffectType.self)`. It comes as an event of
-    /// its own, whatever screen is on top; a coordinator that finished meanwhile gets nothing.
+    /// its own, whatever screen is on top. A coordinator also gets the results of effects its
+    /// descendants asked for that finished before the result came back.
     mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws
 }
 

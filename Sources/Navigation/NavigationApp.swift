@@ -128,8 +128,10 @@ public struct NavigationApp: Sendable {
         }
         var context = Context(tree: tree, environment: environment, app: self)
         if let delivery = event.delivery {
-            guard context.tree.nodes[delivery.coordinator] != nil else { throw EffectUndeliverable() }
-            try context.run(delivery.coordinator) { coordinator, context in
+            guard let target = delivery.coordinators.first(where: { context.tree.nodes[$0] != nil }) else {
+                throw EffectUndeliverable()
+            }
+            try context.run(target) { coordinator, context in
                 try coordinator.effectFinished(delivery.result, &context)
             }
             return try finishApplying(since: tree, &context, into: &tree)

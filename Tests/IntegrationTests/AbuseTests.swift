@@ -217,8 +217,9 @@ import Testing
         let left = try StoredData.open(server.databasePath).query("SELECT id FROM sessions") { $0.string(0) }
         #expect(left == [live.id])
         // Three batches of sessions (10, 10, 5), one of old stored answers, one of old journal
-        // entries (none) and, on PostgreSQL, one of ended live leases (none).
-        #expect(try await server.metric("coordinatord_sweep_batches_total") == (backend == .postgresql ? 6 : 5))
+        // entries (none), one of finished effects (none) and, on PostgreSQL, one of ended live
+        // leases (none).
+        #expect(try await server.metric("coordinatord_sweep_batches_total") == (backend == .postgresql ? 7 : 6))
         #expect(try await server.metric("coordinatord_sweep_deleted_rows_total") == 25)
         #expect(try await live.send("back").status == 200)
     }

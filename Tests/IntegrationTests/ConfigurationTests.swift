@@ -49,6 +49,8 @@ import Testing
             "trusted-proxy": "127.0.0.1, ::1", "hash-concurrency": "1", "max-database-pages": "100000",
             "max-body-bytes": "100", "registrations-per-minute": "1", "node-name": "node-1",
             "operator-key-file": try OperatorAccessTests.keyFile(),
+            // No registration completes here, so nothing is sent to it.
+            "welcome-webhook": "http://127.0.0.1:9/welcome",
         ]
         var environment: [String: String] = [:]
         // The operator key comes from one source at a time: the file's variable is set, not the key's.

@@ -2,12 +2,13 @@
 -- after it by a node that leases the row (`leased_by` until `lease_until`), retried at `due_at`,
 -- and finished (`delivered`: its result became an event of the session, in that event's commit;
 -- `dropped`: the session or the coordinator that asked was gone) with its `outcome`. The id is
--- the idempotency key its handler passes on. A node that dies with a lease leaves its effects to
+-- the idempotency key its handler passes on; `coordinators` the one that asked and its
+-- ancestors (`5,3,1`): the first still running gets the result. A node that dies with a lease leaves its effects to
 -- the first node that finds the lease ended. Finished rows go with the journal's retention.
 CREATE TABLE effects (
     id text PRIMARY KEY,
     session_id text NOT NULL,
-    coordinator bigint NOT NULL,
+    coordinators text NOT NULL,
     name text NOT NULL,
     request text NOT NULL,
     state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dropped')),

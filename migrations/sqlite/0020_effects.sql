@@ -2,11 +2,12 @@
 -- after it by a node that leases the row (`leased_by` until `lease_until`), retried at `due_at`,
 -- and finished (`delivered`: its result became an event of the session, in that event's commit;
 -- `dropped`: the session or the coordinator that asked was gone) with its `outcome`. The id is
--- the idempotency key its handler passes on. Finished rows go with the journal's retention.
+-- the idempotency key its handler passes on; `coordinators` the one that asked and its
+-- ancestors (`5,3,1`): the first still running gets the result. Finished rows go with the journal's retention.
 CREATE TABLE effects (
     id TEXT PRIMARY KEY,
     session_id TEXT NOT NULL,
-    coordinator INTEGER NOT NULL,
+    coordinators TEXT NOT NULL,
     name TEXT NOT NULL,
     request TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dropped')),

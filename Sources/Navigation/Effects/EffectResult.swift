@@ -55,12 +55,13 @@ public struct EffectResult: Sendable, Hashable {
 
 /// An effect's result on its way to the coordinator that asked for it.
 package struct EffectDelivery: Sendable, Hashable {
-    /// The coordinator that asked (ids are never reused within a session).
-    package let coordinator: CoordinatorID
+    /// The coordinator that asked, then its ancestors to the root: the first still running gets
+    /// the result (ids are never reused within a session).
+    package let coordinators: [CoordinatorID]
     package let result: EffectResult
 
-    package init(coordinator: CoordinatorID, result: EffectResult) {
-        self.coordinator = coordinator
+    package init(coordinators: [CoordinatorID], result: EffectResult) {
+        self.coordinators = coordinators
         self.result = result
     }
 
@@ -68,13 +69,13 @@ package struct EffectDelivery: Sendable, Hashable {
     /// coordinator it went to, from which a replay makes it again (`init(journaled:)`).
     package var journaled: JSONValue {
         var members = result.journaled.objectValue ?? [:]
-        members["coordinator"] = .int(coordinator)
+        members["coordinators"] = .array(coordinators.map(JSONValue.int))
         return .object(members)
     }
 
     /// The delivery a journal entry's payload (`journaled`) holds, or nil when it holds none.
     package init?(journaled payload: JSONValue) {
-        guard let coordinator = payload["coordinator"]?.intValue, let id = payload["id"]?.stringValue,
+        guard let coordinators = payload["coordinators"]?.arrayValue?.compactMap(\.intValue), let id = payload["id"]?.stringValue,
             let name = payload["effect"]?.stringValue, let request = payload["request"]
         else { return nil }
         let outcome: EffectResult.Outcome
@@ -84,7 +85,7 @@ package struct EffectDelivery: Sendable, Hashable {
             outcome = .failed(reason: payload["reason"]?.stringValue ?? "", attempts: payload["attempts"]?.intValue ?? 0)
         default: return nil
         }
-        self.init(coordinator: coordinator, result: EffectResult(id: id, name: name, request: request, outcome: outcome))
+        self.init(coordinators: coordinators, result: EffectResult(id: id, name: name, request: request, outcome: outcome))
     }
 
     /// The event name the journal shows a delivery under (parenthesised, as `(start)`: no
@@ -98,10 +99,11 @@ public struct RequestedEffect: Sendable, Hashable {
     public let name: String
     /// The effect's value, encoded.
     public let request: JSONValue
-    /// The coordinator whose `effectFinished` gets the result.
-    public let coordinator: CoordinatorID
+    /// The coordinator whose `effectFinished` gets the result, then its ancestors up to the root:
+    /// the first still running gets it.
+    public let coordinators: [CoordinatorID]
 }
 
-/// An effect's result found the coordinator that asked for it gone (finished, or the session
-/// started over): nobody is left to tell, and the session does not change.
+/// An effect's result found the coordinator that asked for it gone, and all its ancestors (the
+/// session started over): nobody is left to tell, and the session does not change.
 package struct EffectUndeliverable: Error {}

@@ -7,7 +7,8 @@ struct ClaimedEffect: Sendable {
     /// Also its idempotency key.
     let id: String
     let session: String
-    let coordinator: CoordinatorID
+    /// The coordinator that asked, then its ancestors (`RequestedEffect.coordinators`).
+    let coordinators: [CoordinatorID]
     let name: String
     let request: JSONValue
     /// This run's number: 1 for the first.
@@ -28,11 +29,12 @@ enum EffectSQL {
             let id = Tokens.random(bytes: 16)
             try connection.run(
                 """
-                INSERT INTO effects (id, session_id, coordinator, name, request, due_at, created_at)
+                INSERT INTO effects (id, session_id, coordinators, name, request, due_at, created_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
                 """,
                 [
-                    .text(id), .text(session), .int(effect.coordinator), .text(effect.name),
+                    .text(id), .text(session), .text(effect.coordinators.map(String.init).joined(separator: ",")),
+                    .text(effect.name),
                     .text(String(decoding: effect.request.serialized(), as: UTF8.self)), .integer(now),
                 ])
             return id
@@ -52,14 +54,24 @@ enum EffectSQL {
             WHERE id IN (
                 SELECT id FROM effects WHERE state = 'pending' AND due_at <= ?3 AND lease_until <= ?3
                 ORDER BY due_at LIMIT ?4\(skipLocked))
-            RETURNING id, session_id, coordinator, name, request, attempts
+            RETURNING id, session_id, coordinators, name, request, attempts
             """,
             [.text(owner), .integer(leaseUntil), .integer(now), .int(limit)]
         ) { row in
             ClaimedEffect(
-                id: row.string(0), session: row.string(1), coordinator: row.int(2), name: row.string(3),
+                id: row.string(0), session: row.string(1),
+                coordinators: row.string(2).split(separator: ",").compactMap { Int($0) }, name: row.string(3),
                 request: (try? JSONValue.parse(Array(row.string(4).utf8))) ?? .null, attempt: row.int(5))
         }
+    }
+
+    /// Whether any effect is due and not leased: a read, so that a look that finds none (every
+    /// `--effect-interval`, on every node) writes nothing.
+    static func anyDue(_ connection: any SQLConnection, now: Int64) throws -> Bool {
+        try connection.queryFirst(
+            "SELECT 1 FROM effects WHERE state = 'pending' AND due_at <= ?1 AND lease_until <= ?1 LIMIT 1",
+            [.integer(now)]
+        ) { _ in true } ?? false
     }
 
     /// Gives a failed run's effect back to be tried again at `dueAt`, if `owner` still holds it.
@@ -99,6 +111,12 @@ enum EffectSQL {
     /// last process), so that what a killed server was running runs again at once.
     static func releaseLeases(_ connection: any SQLConnection) throws -> Int {
         try connection.run("UPDATE effects SET leased_by = NULL, lease_until = 0 WHERE state = 'pending' AND leased_by IS NOT NULL", [])
+    }
+
+    /// Whether any pending effect is leased (a read: a start with none writes nothing).
+    static func anyLeased(_ connection: any SQLConnection) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM effects WHERE state = 'pending' AND leased_by IS NOT NULL LIMIT 1", []) { _ in true }
+            ?? false
     }
 
     /// Deletes up to `limit` effects finished before `before`; returns how many.

@@ -14,6 +14,7 @@ extension SessionService {
             let (now, owner, lease) = (now(), effects.owner, configuration.effectLeaseSeconds)
             let claimed: [ClaimedEffect]
             do {
+                guard try await read({ try EffectSQL.anyDue($0, now: now) }) else { return runs }
                 claimed = try await write {
                     try EffectSQL.claimDue($0, owner: owner, now: now, leaseUntil: now + lease, limit: batch)
                 }
@@ -56,6 +57,7 @@ extension SessionService {
     package func releaseDeadLeases() async {
         guard !store.isShared else { return }
         do {
+            guard try await read(EffectSQL.anyLeased) else { return }
             let released = try await write(EffectSQL.releaseLeases)
             if released > 0 { logger.info("effects of the last run taken over", metadata: ["count": "\(released)"]) }
         } catch {
@@ -113,7 +115,7 @@ extension SessionService {
         let result = EffectResult(id: effect.id, name: effect.name, request: effect.request, outcome: outcome)
         let request = EventRequest(
             sessionID: effect.session, token: nil,
-            event: IncomingEvent(delivering: EffectDelivery(coordinator: effect.coordinator, result: result)),
+            event: IncomingEvent(delivering: EffectDelivery(coordinators: effect.coordinators, result: result)),
             ifMatch: nil, idempotencyKey: nil, requestHash: [], clientAddress: "")
         // A few rounds: another event (on another node, say) may move the session on meanwhile.
         for _ in 0..<5 {
@@ -130,7 +132,7 @@ extension SessionService {
             } catch SessionError.unauthorized {
                 return await drop(result, because: "the session ended")
             } catch is EffectUndeliverable {
-                return await drop(result, because: "the coordinator that asked for it is gone")
+                return await drop(result, because: "the coordinator that asked for it and its ancestors are gone")
             } catch is EffectTakenOver {
                 logger.info("an effect was finished by another node", metadata: ["effect": "\(effect.name)"])
                 return
