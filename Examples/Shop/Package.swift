@@ -8,11 +8,18 @@ let package = Package(
     name: "Shop",
     platforms: [.macOS(.v14)],
     products: [.executable(name: "shop", targets: ["shop"])],
-    dependencies: [.package(name: "coordinatord", path: "../..")],
+    dependencies: [
+        .package(name: "coordinatord", path: "../.."),
+        // The shop's own settings (`--payment-service`), declared as coordinatord declares its own.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .target(
             name: "ShopApp",
-            dependencies: [.product(name: "CoordinatorServer", package: "coordinatord")],
+            dependencies: [
+                .product(name: "CoordinatorServer", package: "coordinatord"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             resources: [.copy("Migrations")]),
         .executableTarget(name: "shop", dependencies: ["ShopApp", .product(name: "CoordinatorServer", package: "coordinatord")]),
         .testTarget(

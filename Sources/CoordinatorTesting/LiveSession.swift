@@ -70,6 +70,21 @@ public struct LiveSession: Sendable {
         return answer
     }
 
+    /// Reads the session's State again until `condition` holds (an effect's result came back, another
+    /// device's event arrived), every few milliseconds for at most `deadline`; throws with the last
+    /// State when it never does.
+    public mutating func refresh(until condition: (LiveSession) throws -> Bool, deadline: Duration = .seconds(30)) async throws {
+        var wait = PollingDeadline(deadline)
+        while true {
+            try await refresh()
+            if try condition(self) { return }
+            if wait.hasPassed() {
+                throw LiveServerError("the session never got there within \(deadline); its State: \(String(decoding: state.serialized(), as: UTF8.self))")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Reads the session's State again (`GET /v1/sessions/{id}`); throws unless `200`.
     public mutating func refresh() async throws {
         let answer = try await server.request("GET", "/v1/sessions/\(id)", headers: [("Authorization", "Bearer \(token)")])

@@ -93,8 +93,8 @@ public struct Context {
     /// Asks for `effect` to run after this event commits: the request is stored in the same
     /// commit (so it runs only if the event stands, and surely if it does), run at least once by
     /// the app's handler for its type, and its result handed to this coordinator's
-    /// `effectFinished` as an event of the session (or, when it has finished by then, to its
-    /// nearest ancestor still running: the root always is). A flow that must have an answer before it can
+    /// `effectFinished` as an event of the session (passed up the chain when it does not handle it,
+    /// or has finished by then). A flow that must have an answer before it can
     /// decide (a price) shows a screen that waits for it.
     public mutating func perform<E: Effect>(_ effect: E) throws {
         var chain = [coordinatorID]

@@ -46,9 +46,9 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 
     /// An effect this coordinator asked for (`context.perform`) finished, after the event that
     /// asked committed: read it typed with `result.as(EffectType.self)`. It comes as an event of
-    /// its own, whatever screen is on top. A coordinator also gets the results of effects its
-    /// descendants asked for that finished before the result came back.
-    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws
+    /// its own, whatever screen is on top. `.unhandled` passes it to the parent, as events go up
+    /// the chain; so does a coordinator that finished before the result came back.
+    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling
 }
 
 extension Coordinator {
@@ -64,8 +64,8 @@ extension Coordinator {
     public mutating func tabSelected(_ tab: TabKey, _ context: inout Context) {}
     /// Does nothing by default.
     public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
-    /// Does nothing by default.
-    public mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws {}
+    /// Passes the result to the parent by default.
+    public mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling { .unhandled }
 
     /// Finishes this coordinator with `output`: once its current call returns, it and all its
     /// screens are removed and its parent's `childFinished` runs with the output.

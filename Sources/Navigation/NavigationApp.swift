@@ -128,11 +128,14 @@ public struct NavigationApp: Sendable {
         }
         var context = Context(tree: tree, environment: environment, app: self)
         if let delivery = event.delivery {
-            guard let target = delivery.coordinators.first(where: { context.tree.nodes[$0] != nil }) else {
-                throw EffectUndeliverable()
-            }
-            try context.run(target) { coordinator, context in
-                try coordinator.effectFinished(delivery.result, &context)
+            // The one that asked, then up its chain (ancestors that finished meanwhile skipped).
+            let running = delivery.coordinators.filter { context.tree.nodes[$0] != nil }
+            guard !running.isEmpty else { throw EffectUndeliverable() }
+            for id in running where context.tree.nodes[id] != nil {
+                let handling = try context.run(id) { coordinator, context in
+                    try coordinator.effectFinished(delivery.result, &context)
+                }
+                if case .handled = handling { break }
             }
             return try finishApplying(since: tree, &context, into: &tree)
         }

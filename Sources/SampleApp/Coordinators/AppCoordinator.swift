@@ -35,12 +35,13 @@ struct AppCoordinator: Coordinator {
         if let link { context.openIfPossible(Link(link), inChild: .main) }
     }
 
-    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws {
-        guard let (_, outcome) = try result.as(SendWelcome.self) else { return }
+    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling {
+        guard let (_, outcome) = try result.as(SendWelcome.self) else { return .unhandled }
         switch outcome {
         case .success(let sent): welcome = sent
         case .failure(let failure): welcome = WelcomeSent(delivery: "failed: \(failure.reason)")
         }
+        return .handled
     }
 
     private func showFlow(_ context: inout Context) throws {

@@ -6,10 +6,13 @@ import Store
 public struct ShopStore {
     let connection: any SQLConnection
     let now: Int64
+    /// Orders are charged through the payment service (`ChargeOrder`); otherwise paid on delivery.
+    let chargesCards: Bool
 
-    public init(connection: any SQLConnection, now: Int64) {
+    public init(connection: any SQLConnection, now: Int64, chargesCards: Bool = false) {
         self.connection = connection
         self.now = now
+        self.chargesCards = chargesCards
     }
 
     func products() throws -> [ProductView] {
@@ -33,8 +36,14 @@ public struct ShopStore {
         let priced = try lines.compactMap { line in try product(id: line.productId).map { ($0, line.quantity) } }
         let total = priced.reduce(0) { $0 + $1.0.priceCents * $1.1 }
         let order = try connection.queryFirst(
-            "INSERT INTO orders (name, street, city, total_cents, created_at) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-            [.text(address.name), .text(address.street), .text(address.city), .int(total), .integer(now)]
+            """
+            INSERT INTO orders (name, street, city, total_cents, created_at, payment)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id
+            """,
+            [
+                .text(address.name), .text(address.street), .text(address.city), .int(total), .integer(now),
+                .text(chargesCards ? "pending" : "on delivery"),
+            ]
         ) { $0.int(0) } ?? 0
         for (product, quantity) in priced {
             try connection.run(

@@ -181,18 +181,25 @@ public enum OrderPlacedScreen: ScreenType {
     public static let name = "checkout.placed"
     public static let summary = "The order is placed."
     public static let presentation = ScreenPresentation(
-        title: "Thank you", fields: ["orderId": .label("Order number"), "total": .label("Total"), "totalCents": .hidden],
+        title: "Thank you",
+        fields: [
+            "orderId": .label("Order number"), "total": .label("Total"), "totalCents": .hidden, "payment": .label("Payment"),
+        ],
         events: ["done": .primary("Continue shopping")])
     public struct Props: Codable, Sendable, Hashable {
         public var orderId: Int
         public var totalCents: Int
         /// The total as shoppers read it.
         public var total: String
+        /// How it is paid: `Paying…` until the payment service answered, then `Paid` or why not;
+        /// `On delivery` when the shop charges no card.
+        public var payment: String
 
-        public init(orderId: Int, totalCents: Int) {
+        public init(orderId: Int, totalCents: Int, payment: String) {
             self.orderId = orderId
             self.totalCents = totalCents
             self.total = Shop.price(cents: totalCents)
+            self.payment = payment
         }
     }
     public enum Output: ScreenOutput {

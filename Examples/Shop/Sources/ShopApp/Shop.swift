@@ -28,16 +28,25 @@ public enum Shop {
         try Migration.load(from: Bundle.module, scope: name, dialect: dialect)
     }
 
-    /// The environment of one event: the store on the event's connection.
-    public static func environment(connection: any SQLConnection, now: Int64) -> Environment {
+    /// The environment of one event: the store on the event's connection. `chargesCards` when a
+    /// payment service is configured: orders are then charged after checkout (`ChargeOrder`).
+    public static func environment(connection: any SQLConnection, now: Int64, chargesCards: Bool = false) -> Environment {
         var environment = Environment()
-        environment.set(ShopStore(connection: connection, now: now))
+        environment.set(ShopStore(connection: connection, now: now, chargesCards: chargesCards))
         return environment
     }
 
-    /// The shop as coordinatord serves it.
+    /// The shop as coordinatord serves it: with `--payment-service`, orders are charged there.
     public static let served = ServedApp(
-        name: name, navigation: navigation, migrations: { try migrations(for: $0) },
-        environment: { _ in { connection, _, request in environment(connection: connection, now: request.now) } }
-    ).versioned("1.0.0")
+        name: name, navigation: navigation, settings: ShopSettings.self, migrations: { try migrations(for: $0) },
+        environment: { _, settings in
+            let chargesCards = settings.paymentURL != nil
+            return { connection, _, request in environment(connection: connection, now: request.now, chargesCards: chargesCards) }
+        }
+    )
+    .handlingEffects { startup in
+        let settings = try startup.settings(as: ShopSettings.self)
+        return settings.paymentURL.map { Payments(service: $0).handlers } ?? EffectHandlers()
+    }
+    .versioned("1.1.0")
 }

@@ -73,12 +73,26 @@ struct CheckoutCoordinator: InputMapping {
             try context.dismiss()
         case .confirm:
             guard let address else { return }
-            let order = try context.shop.placeOrder(lines, to: address)
+            let shop = try context.shop
+            let order = try shop.placeOrder(lines, to: address)
+            // The card is charged after this commit: the order stands whatever the service says.
+            if shop.chargesCards { try context.perform(ChargeOrder(orderId: order.id, amountCents: order.totalCents)) }
             try context.dismiss()
-            try context.push(OrderPlacedScreen.self, .init(orderId: order.id, totalCents: order.totalCents))
+            try context.push(
+                OrderPlacedScreen.self,
+                .init(orderId: order.id, totalCents: order.totalCents, payment: shop.chargesCards ? "Paying…" : "On delivery"))
         case .done:
             finish(.placed, &context)
         }
+    }
+
+    /// The payment service answered: the order records it, and the screen still showing it says so.
+    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling {
+        guard let (orderId, payment) = try context.shop.recordPayment(result) else { return .unhandled }
+        for screen in context.ownScreens where screen.name == OrderPlacedScreen.name {
+            try context.update(screen.id, as: OrderPlacedScreen.self) { if $0.orderId == orderId { $0.payment = payment } }
+        }
+        return .handled
     }
 }
 

@@ -18,6 +18,11 @@ struct ShopCoordinator: InputMapping {
         try context.startChild(.catalogue, CatalogueCoordinator())
     }
 
+    /// A payment whose checkout finished before the service answered: the order records it.
+    mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling {
+        try context.shop.recordPayment(result) == nil ? .unhandled : .handled
+    }
+
     /// A link skips the welcome screen, as tapping Start would, and goes to the catalogue flow.
     mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
         guard link.route(as: ShopRoute.self) != nil else { return .unhandled }
