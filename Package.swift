@@ -31,6 +31,9 @@ let package = Package(
         .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
         // The client native shells link (iOS, macOS, Linux): Foundation only, none of the server's modules.
         .library(name: "CoordinatorClient", targets: ["CoordinatorClient"]),
+        // Builds an app target's `Migrations` and `Resources` folders into its code, so its binary
+        // needs no resource bundle beside it (see Plugins/EmbedFiles).
+        .plugin(name: "EmbedFiles", targets: ["EmbedFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

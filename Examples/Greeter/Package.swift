@@ -12,7 +12,8 @@ let package = Package(
                 .product(name: "CoordinatorServer", package: "coordinatord"),
                 .product(name: "NavigationMacros", package: "coordinatord"),
             ],
-            resources: [.copy("Migrations")]),
+            // The migrations are built into the code: the binary needs nothing beside it.
+            exclude: ["Migrations"], plugins: [.plugin(name: "EmbedFiles", package: "coordinatord")]),
         .executableTarget(name: "greeter", dependencies: ["Greeter"]),
         .testTarget(
             name: "GreeterTests",

@@ -20,7 +20,8 @@ let package = Package(
                 .product(name: "CoordinatorServer", package: "coordinatord"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            resources: [.copy("Migrations")]),
+            // The migrations are built into the code: the binary needs nothing beside it.
+            exclude: ["Migrations"], plugins: [.plugin(name: "EmbedFiles", package: "coordinatord")]),
         .executableTarget(name: "shop", dependencies: ["ShopApp", .product(name: "CoordinatorServer", package: "coordinatord")]),
         .testTarget(
             name: "ShopAppTests",

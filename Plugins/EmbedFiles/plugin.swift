@@ -4,6 +4,11 @@ import PackagePlugin
 /// Builds files the server needs at run time into its module, so that a binary built from any
 /// folder (an app's package depending on this one) and copied anywhere serves with nothing beside it.
 ///
+/// Apps use it too (the `EmbedFiles` plugin product): in an app's target it embeds the target's
+/// `Migrations` and `Resources` folders, whichever exist, read back with
+/// `EmbeddedFiles.files(in: "Migrations/sqlite")` (`Migration.load(files:scope:)`) or
+/// `EmbeddedFiles.data("Resources/…")`. Exclude those folders from the target's sources.
+///
 /// Why a build-tool plugin rather than SwiftPM resources: resources must lie inside the target's
 /// folder, while `migrations/`, `web/` and `api/openapi.yaml` stay at the top of the repository
 /// (one copy of each); and a resource bundle must travel beside the binary, its absence a
@@ -21,7 +26,15 @@ struct EmbedFiles: BuildToolPlugin {
         case "SampleApp", "AccountProtection":
             (base, paths) = (target.directoryURL, ["Migrations"])
         default:
-            throw EmbedFilesError(description: "EmbedFiles does not know what to embed in \(target.name)")
+            // An app's target: its `Migrations` and `Resources` folders.
+            let found = ["Migrations", "Resources"].filter {
+                FileManager.default.fileExists(atPath: target.directoryURL.appendingPathComponent($0).path)
+            }
+            guard !found.isEmpty else {
+                throw EmbedFilesError(
+                    description: "EmbedFiles embeds a target's Migrations and Resources folders; \(target.name) has neither")
+            }
+            (base, paths) = (target.directoryURL, found)
         }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("EmbeddedFiles.swift")
         return [

@@ -14,7 +14,7 @@ import Foundation
 /// of sessions, `/healthz`, `/metrics`, `/openapi.yaml`, `/v1/screens` and the web client.
 public enum CoordinatorServer {
     /// The version of the server library.
-    public static let version = "0.3.0"
+    public static let version = "0.4.0"
 
     /// Parses the process's arguments (and `COORDINATORD_*` variables) and runs the command for
     /// `app`; exits with a one-line message on failure.

@@ -81,7 +81,9 @@ extension SessionService {
         }
         let attempt = EffectAttempt(idempotencyKey: effect.id, number: effect.attempt, session: effect.session)
         do {
-            let result = try await handler.run(effect.request, attempt)
+            let result = try await Self.withinLease(configuration.effectLeaseSeconds) {
+                try await handler.run(effect.request, attempt)
+            }
             Self.runs("succeeded").increment()
             await deliver(effect, .succeeded(result))
         } catch {
@@ -92,6 +94,26 @@ extension SessionService {
             }
             Self.runs("retried").increment()
             await retry(effect, after: handler.retry.delay(afterAttempt: effect.attempt), because: failure.reason)
+        }
+    }
+
+    /// `run`'s result, or a retryable failure once it has run for the lease (it is cancelled then):
+    /// past its lease another node may run the effect again, and a hung handler must not hold
+    /// this node's runner for good.
+    private static func withinLease(
+        _ seconds: Int64, _ run: @escaping @Sendable () async throws -> JSONValue
+    ) async throws -> JSONValue {
+        try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+            group.addTask { try await run() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let result = try await group.next(), let value = result else {
+                throw EffectFailure.retryable("the handler ran past the effect's lease (\(seconds) s)")
+            }
+            return value
         }
     }
 

@@ -14,7 +14,7 @@ public enum Greeter {
         root: { _ in AppCoordinator() })
 
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
-        try Migration.load(from: Bundle.module, scope: "greeter", dialect: dialect)
+        try Migration.load(files: EmbeddedFiles.files(in: "Migrations/" + dialect.rawValue), scope: "greeter")
     }
 
     /// What coordinators reach for one event: the models, bound to the event's connection.

@@ -25,7 +25,7 @@ public enum Shop {
 
     /// The shop's own tables, from its `Migrations` folder.
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
-        try Migration.load(from: Bundle.module, scope: name, dialect: dialect)
+        try Migration.load(files: EmbeddedFiles.files(in: "Migrations/" + dialect.rawValue), scope: name)
     }
 
     /// The environment of one event: the store on the event's connection. `chargesCards` when a
