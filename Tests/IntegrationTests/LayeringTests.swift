@@ -92,11 +92,16 @@ import Testing
         #expect(guardFile.contains("#if !os(Linux)\n#error("))
     }
 
-    /// The client for native shells builds on Apple platforms too: Foundation alone, none of the
+    /// The client for native shells builds on Apple platforms too: Foundation alone (and, on
+    /// Linux, Glibc's sockets for the live stream, in a file that builds only there), none of the
     /// server's modules (docs/architecture.md, "Modules").
     @Test func theClientUsesFoundationOnly() async throws {
         let manifest = try await Self.manifestDependencies()
         #expect(manifest["CoordinatorClient"] == [])
-        #expect(try Self.imports(of: "CoordinatorClient") == ["Foundation", "FoundationNetworking"])
+        #expect(try Self.imports(of: "CoordinatorClient") == ["Foundation", "FoundationNetworking", "Glibc"])
+        let sockets = try String(
+            contentsOf: Self.repository.appendingPathComponent("Sources/CoordinatorClient/Live/SocketStreamTransport.swift"),
+            encoding: .utf8)
+        #expect(sockets.hasPrefix("#if canImport(Glibc)\n"), "the socket transport builds on Linux only")
     }
 }
