@@ -133,7 +133,10 @@ let package = Package(
         // builds them as `serve` does rather than re-plumbing them; every app links it already.
         .target(
             name: "CoordinatorTesting",
-            dependencies: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+            // CoordinatorClient: the live stream's transport and parser, for `LiveSession.stream()`.
+            dependencies: [
+                "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions", "CoordinatorClient",
+            ]),
         .target(name: "CoordinatorClient"),
         .executableTarget(
             name: "coordinatord",

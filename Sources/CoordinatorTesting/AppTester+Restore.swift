@@ -1,4 +1,5 @@
 import CoordinatorServer
+import Foundation
 import Navigation
 import SQLiteStore
 import Sessions
@@ -9,6 +10,28 @@ extension AppTester {
     /// coordinator's stored fields cannot reset the sessions that release stored.
     public var snapshot: String {
         get throws { String(decoding: try navigation.snapshot(tree), as: UTF8.self) }
+    }
+
+    /// Writes the session's snapshot to `file` (and its folder) unless a file is there already;
+    /// true when it wrote. Call it in a test of each release's sessions and commit the file: the
+    /// first run records the snapshot of the release that ran it, later runs keep it, and a test
+    /// restores it with `init(_:restoring:)` in every build after.
+    @discardableResult
+    public func keepSnapshot(at file: URL) throws -> Bool {
+        let files = FileManager.default
+        guard !files.fileExists(atPath: file.path) else { return false }
+        try files.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(try snapshot.utf8).write(to: file, options: .withoutOverwriting)
+        return true
+    }
+
+    /// `keepSnapshot(at:)` for `Snapshots/<name>.json` beside the test file that calls it: the
+    /// test target's `Snapshots` resources, as the guide's restore test reads them
+    /// (`Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Snapshots")`).
+    @discardableResult
+    public func keepSnapshot(named name: String, filePath: StaticString = #filePath) throws -> Bool {
+        let folder = URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().appendingPathComponent("Snapshots")
+        return try keepSnapshot(at: folder.appendingPathComponent(name + ".json"))
     }
 
     /// A session of `app` restored from `snapshot`, as the server restores a session that an

@@ -1,4 +1,5 @@
 import CoordinatorTesting
+import Foundation
 import Navigation
 import Secrets
 import SQLiteStore
@@ -21,6 +22,24 @@ import Testing
         let hash = try #require(props.hash)
         #expect(AppTester.passwordHasher.verify("correct horse battery staple", against: hash))
         #expect(app.version == 2)
+    }
+
+    /// `keepSnapshot` records the session's snapshot once and never overwrites it; the file
+    /// restores the very session.
+    @Test func aKeptSnapshotIsWrittenOnceAndRestores() async throws {
+        var app = try await AppTester(Probe.served())
+        try await app.send(Vault.self, .look)
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("kept-\(UUID().uuidString)/Snapshots/vault.json")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent().deletingLastPathComponent()) }
+        #expect(try app.keepSnapshot(at: file))
+        let kept = try String(contentsOf: file, encoding: .utf8)
+        #expect(kept == (try app.snapshot))
+        try await app.send(Vault.self, .look)
+        #expect(try !app.keepSnapshot(at: file), "a kept snapshot is the release's that recorded it")
+        #expect(try String(contentsOf: file, encoding: .utf8) == kept)
+        let restored = try await AppTester(Probe.served(), restoring: kept)
+        #expect(try restored.snapshot == kept)
     }
 
     /// The clock stands still until the test moves it; flows see it as the request's time.

@@ -40,3 +40,22 @@ import Testing
         #expect(error?.description.contains("no-such-flag") == true)
     }
 }
+
+/// `LiveSession.stream()`: what another device on the session sees, State by State.
+@Suite struct LiveStreamHelperTests {
+    @Test func aSecondDeviceSeesEachStateAndTheEndOfItsStream() async throws {
+        let server = try await LiveServer.start(product: "coordinatord", arguments: ["--log-level", "warning"])
+        var phone = try await server.newSession()
+        let tablet = try await phone.stream()
+        #expect(try await tablet.nextState()?["version"] == 1, "the current State first")
+        #expect(try await phone.send("logIn").status == 200)
+        let shown = try #require(try await tablet.nextState())
+        #expect(shown["version"] == 2)
+        #expect(shown == phone.state, "the stream pushes the very State the answer carried")
+        // The session is deleted: the stream's last frame says so.
+        #expect(try await server.request("DELETE", "/v1/sessions/\(phone.id)", headers: [("Authorization", "Bearer \(phone.token)")]).status == 204)
+        #expect(try await tablet.nextState() == nil)
+        #expect(tablet.endedReason == "session-ended")
+        #expect(try await server.stop() == 0)
+    }
+}

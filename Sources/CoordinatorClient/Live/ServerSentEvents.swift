@@ -1,19 +1,21 @@
 /// One Server-Sent Events frame: its `id`, `event` (nil for a plain message) and `data`.
-struct ServerSentEvent: Sendable, Hashable {
-    var id: String?
-    var event: String?
-    var data: String
+public struct ServerSentEvent: Sendable, Hashable {
+    public var id: String?
+    public var event: String?
+    public var data: String
 }
 
 /// Turns a stream's bytes into frames, as they arrive (the WHATWG event-stream format: fields
 /// per line, a blank line ends a frame, a line starting with `:` is a comment: a heartbeat).
-struct ServerSentEventParser {
+public struct ServerSentEventParser: Sendable {
     private var pending: [UInt8] = []
     private var frame = ServerSentEvent(data: "")
     private var hasData = false
 
+    public init() {}
+
     /// The frames `bytes` completed.
-    mutating func feed(_ bytes: [UInt8]) -> [ServerSentEvent] {
+    public mutating func feed(_ bytes: [UInt8]) -> [ServerSentEvent] {
         pending += bytes
         var frames: [ServerSentEvent] = []
         while let newline = pending.firstIndex(of: 10) {
