@@ -153,7 +153,7 @@ let package = Package(
         .executableTarget(name: "FlowFaultsApp", dependencies: ["CoordinatorServer"], path: "Tests/FlowFaultsApp"),
         // A test-only app in three builds of one coordinator, for the deploy check (issue 23).
         .executableTarget(
-            name: "DeployCheckApp", dependencies: ["CoordinatorServer", "Navigation"], path: "Tests/DeployCheckApp"),
+            name: "DeployCheckApp", dependencies: ["CoordinatorServer", "Navigation", "Store"], path: "Tests/DeployCheckApp"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Store", "TestSupport"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "TestSupport"]),

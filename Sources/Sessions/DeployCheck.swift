@@ -24,6 +24,9 @@ package struct DeployCheckReport: Sendable {
     /// Replayed events whose flow read or wrote data and whose stack differs, one line each: their
     /// replay ran over today's data, so the data may have changed since, not the build.
     package var differsOverData: [String] = []
+    /// Replayed events whose model writes (statements and rows changed) differ from those the
+    /// journal recorded, one line each (entries from before the journal recorded writes are not compared).
+    package var writesDiffer: [String] = []
     /// Journaled events that cannot be replayed here, by reason.
     package var notReplayable: [String: Int] = [:]
     /// Sessions whose journal chain is damaged (an entry names itself or a newer one as the one
@@ -52,6 +55,10 @@ package struct DeployCheckReport: Sendable {
             lines.append("differs over today's data (the flow read or wrote data, which may have changed): \(differsOverData.count)")
             lines += differsOverData.prefix(50).map { "  " + $0 }
         }
+        if !writesDiffer.isEmpty {
+            lines.append("model writes differ: \(writesDiffer.count)")
+            lines += writesDiffer.prefix(50).map { "  " + $0 }
+        }
         lines += notReplayable.sorted { $0.key < $1.key }.map { "not replayable, \($0.key): \($0.value)" }
         if !damagedJournals.isEmpty {
             lines.append("damaged journals (not replayed): \(damagedJournals.count)")
@@ -72,6 +79,7 @@ package struct DeployCheckReport: Sendable {
             "navigationDiffers": .array(navigationDiffers.map(JSONValue.string)),
             "propsDifferOnly": .int(propsOnly),
             "differsOverData": .array(differsOverData.map(JSONValue.string)),
+            "writesDiffer": .array(writesDiffer.map(JSONValue.string)),
             "notReplayable": .object(notReplayable.mapValues(JSONValue.int)),
             "damagedJournals": .array(damagedJournals.map(JSONValue.string)),
         ]
@@ -175,14 +183,14 @@ package struct DeployCheck: Sendable {
         let entries = try connection.query(
             JournalSQL.walk(from: "?1")
                 + """
-                 SELECT e.version_before, e.version, e.at, e.screen, e.event, e.payload, e.redacted, e.snapshot
+                 SELECT e.version_before, e.version, e.at, e.screen, e.event, e.payload, e.redacted, e.snapshot, e.writes
                 FROM walk JOIN session_journal e ON e.id = walk.id
                 WHERE walk.replay = 0 AND e.snapshot IS NOT NULL ORDER BY walk.version
                 """, [.integer(head)]
         ) { row in
             (
                 before: row.int(0), version: row.int(1), at: row.int64(2), screen: row.string(3), event: row.string(4),
-                payload: row.string(5), redacted: row.string(6), snapshot: row.blob(7)
+                payload: row.string(5), redacted: row.string(6), snapshot: row.blob(7), writes: row.optionalString(8)
             )
         }
         guard entries.count > 1 else { return }
@@ -219,7 +227,7 @@ package struct DeployCheck: Sendable {
                 delivery.map(IncomingEvent.init(delivering:))
                 ?? IncomingEvent(screen: ScreenID(entry.screen), name: entry.event, payload: payload)
             let place = "session \(id) v\(entry.before)→v\(entry.version) \(entry.event)"
-            let noting = NotingConnection(scratch ?? connection)
+            let noting = WriteRecorder(scratch ?? connection)
             do {
                 let info = RequestInfo(clientAddress: "", now: entry.at)
                 let snapshot = try await flows.withPreparations(client: "deploy-check") { prepared in
@@ -233,6 +241,14 @@ package struct DeployCheck: Sendable {
                     if noting.used { report.differsOverData.append(line) } else { report.navigationDiffers.append(line) }
                 } else if Self.props(saw) != Self.props(now) {
                     report.propsOnly += 1
+                }
+                // The writes the event made then, beside the replay's (entries that recorded them).
+                if scratch != nil, let recorded = entry.writes {
+                    let (then, now) = (WriteRecorder.lines(ofStored: recorded), noting.writes.map(\.line))
+                    if then != now {
+                        report.writesDiffer.append(
+                            "\(place): wrote [\(then.joined(separator: "; "))], now [\(now.joined(separator: "; "))]")
+                    }
                 }
             } catch let error as any DatabaseError {
                 if scratch == nil {

@@ -52,7 +52,7 @@ enum FoldedEventSQL {
             values += [
                 record.user.map { .integer($0) } ?? .null, .text(journal.node), .text(record.screen), .text(record.screenName),
                 .text(record.event), .text(record.payloadText), .text(record.redactedText),
-                .blob(record.snapshot ?? snapshot),
+                .blob(record.snapshot ?? snapshot), record.writesText.map { .text($0) } ?? .null,
             ]
             if let trimBound { values.append(.int(trimBound)) }
         }
@@ -145,7 +145,8 @@ enum FoldedEventSQL {
                 """
                 journaled AS (INSERT INTO session_journal (id, \(JournalSQL.columns)) OVERRIDING SYSTEM VALUE
                     SELECT journal_head, ?1, ?2, version, ?4, \(parameter()), \(parameter()), \(parameter()), \(parameter()),
-                        \(parameter()), \(parameter()), 0, \(parameter()), \(user)::bigint, previous_journal_head
+                        \(parameter()), \(parameter()), 0, \(parameter()), \(user)::bigint, previous_journal_head,
+                        \(parameter())
                     FROM updated)
                 """)
             if shape.listed {

@@ -94,19 +94,22 @@ struct JournalRecord: Sendable {
     let replay: Bool
     /// The stored (packed) snapshot after the event; nil for a replay, which changed nothing.
     let snapshot: [UInt8]?
+    /// The model writes the event's flow made (`WriteRecorder.journalText`), nil for none or not recorded.
+    var writesText: String? = nil
 
     /// The bytes the entry stores (its texts and snapshot), for `coordinatord_journal_bytes_written_total`.
     var byteCount: Int {
         session.utf8.count + screen.utf8.count + screenName.utf8.count + event.utf8.count + payloadText.utf8.count
-            + redactedText.utf8.count + (snapshot?.count ?? 0) + 48
+            + redactedText.utf8.count + (snapshot?.count ?? 0) + (writesText?.utf8.count ?? 0) + 48
     }
 
     /// The payload is serialized here, where the record is made (for an event, on the reader that
     /// ran its flow), so that the writer, which every event waits for in turn, only binds text.
     init(
         session: String, user: Int64?, versionBefore: Int, version: Int, at: Int64, screen: String, screenName: String,
-        event: String, payload: JournaledPayload, replay: Bool, snapshot: [UInt8]?
+        event: String, payload: JournaledPayload, replay: Bool, snapshot: [UInt8]?, writes: String? = nil
     ) {
+        self.writesText = writes
         self.session = session
         self.user = user
         self.versionBefore = versionBefore

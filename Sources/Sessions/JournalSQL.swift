@@ -45,6 +45,7 @@ enum JournalSQL {
             .text(record.screen), .text(record.screenName), .text(record.event), .text(record.payloadText),
             .text(record.redactedText), .int(record.replay ? 1 : 0),
             record.snapshot.map { .blob($0) } ?? .null, record.user.map { .integer($0) } ?? .null,
+            record.writesText.map { .text($0) } ?? .null,
         ]
         guard returningID else {
             try connection.run(insert, values)
@@ -67,13 +68,13 @@ enum JournalSQL {
     /// The columns an entry fills, in the order `append` binds them; PostgreSQL's folded event
     /// write (`FoldedEventSQL`) fills the same ones.
     static let columns =
-        "session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot, user_id, previous_id"
+        "session_id, version_before, version, at, node, screen, screen_name, event, payload, redacted, replay, snapshot, user_id, previous_id, writes"
 
     /// Made once: built per event, its text cost more than the statement it names (which the
     /// connection finds by that text in its cache).
     private static let insert = """
         INSERT INTO session_journal (\(columns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (\(rowHead)))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, (\(rowHead)), ?14)
         """
     private static let insertReturningID = insert + " RETURNING id"
 

@@ -348,8 +348,10 @@ extension SessionService {
     ) throws -> FlowRun {
         var tree = current.tree
         let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
+        // The journal keeps the model writes the flow made, for `check-deploy` to compare.
+        let recorder = configuration.journal.enabled ? WriteRecorder(connection) : nil
         let (outcome, snapshot, json, userToConfirm) = try flows.apply(
-            request.event, to: &tree, on: connection, prepared, info, session: request.sessionID,
+            request.event, to: &tree, on: recorder ?? connection, prepared, info, session: request.sessionID,
             userCheckInWrite: userCheckInWrite)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
         let answer =
@@ -362,7 +364,8 @@ extension SessionService {
             journal: configuration.journal.enabled
                 ? journalRecord(
                     request, current: current, tree: tree,
-                    snapshot: journalSnapshot(snapshot, json: json, over: current, version: current.version + 1), now: now)
+                    snapshot: journalSnapshot(snapshot, json: json, over: current, version: current.version + 1), now: now,
+                    writes: recorder?.journalText)
                 : nil,
             newToken: newToken,
             tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer, userToConfirm: userToConfirm)

@@ -39,7 +39,8 @@ extension SessionService {
 
     /// The entry of `request`'s event, applied over `current`, that made `tree` (stored as `snapshot`).
     func journalRecord(
-        _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64
+        _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64,
+        writes: String? = nil
     ) -> JournalRecord {
         let screenName = request.event.delivery != nil ? "" : current.tree.top?.name ?? ""
         return JournalRecord(
@@ -50,7 +51,7 @@ extension SessionService {
             payload: request.event.delivery != nil
                 ? JournaledPayload(payload: request.event.payload, redacted: [])
                 : app.journaled(payload: request.event.payload, event: request.event.name, screenName: screenName),
-            replay: false, snapshot: snapshot)
+            replay: false, snapshot: snapshot, writes: writes)
     }
 
     /// Appends a change the session made by itself (`(start)`, `(fallback)`): no screen, no payload.

@@ -1,13 +1,17 @@
 import Navigation
+import Store
 
 /// The app: a counter, a detail screen pushed over it, and a code redeemed with a secret field.
 enum Counter {
     /// The `v1-detour` build: today's coordinator, but `detail` no longer shows the detail.
     /// `nonisolated(unsafe)`: set once, in `navigation(_:)` before anything is served, then only read.
     nonisolated(unsafe) static var detour = false
+    /// The `v1-tallies-twice` build: each increment writes its tally twice. Set as `detour` is.
+    nonisolated(unsafe) static var talliesTwice = false
 
     static func navigation(_ variant: String) -> NavigationApp {
         detour = variant == "v1-detour"
+        talliesTwice = variant == "v1-tallies-twice"
         let screens: [any ScreenType.Type] = [CounterScreen.self, DetailScreen.self]
         switch variant {
         case "v2": return NavigationApp(screens: screens, coordinators: [CounterV2.self], root: { _ in CounterV2() })
@@ -59,7 +63,10 @@ extension Counting {
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
         guard let output = try event.output(CounterScreen.self) else { return .unhandled }
         switch output {
-        case .increment: count += 1
+        case .increment:
+            count += 1
+            let tallies = try context.environment.require(Tallies.self)
+            for _ in 0..<(Counter.talliesTwice ? 2 : 1) { try tallies.write() }
         case .redeem: count += 10
         case .detail:
             if Counter.detour { return .handled }
@@ -69,6 +76,16 @@ extension Counting {
         let count = self.count
         try context.update(event.screen.id, as: CounterScreen.self) { $0.count = count }
         return .handled
+    }
+}
+
+/// A row per increment: the app's model writes.
+struct Tallies {
+    let connection: any SQLConnection
+    let now: Int64
+
+    func write() throws {
+        _ = try connection.run("INSERT INTO tallies (at) VALUES (?1)", [.integer(now)])
     }
 }
 

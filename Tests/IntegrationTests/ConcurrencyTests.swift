@@ -200,7 +200,7 @@ import Testing
             DROP TABLE schema_migrations;
             ALTER TABLE legacy RENAME TO schema_migrations;
             """)
-        #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int(0) } == 20)
+        #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int(0) } == 21)
 
         server = try await ServerProcess.start(databasePath: path)
         client = client.moved(to: server.port)
@@ -215,7 +215,7 @@ import Testing
         #expect(
             scopes == [
                 "core/1", "core/2", "sample/3", "sample/4", "core/5", "core/6", "sample/7", "sample/8", "sample/9", "sample/10",
-                "sample/11", "core/12", "core/13", "core/14", "core/15", "core/16", "core/17", "core/18", "core/19", "core/20", "account-protection/1",
+                "sample/11", "core/12", "core/13", "core/14", "core/15", "core/16", "core/17", "core/18", "core/19", "core/20", "core/21", "account-protection/1",
                 "account-protection/2",
             ])
     }

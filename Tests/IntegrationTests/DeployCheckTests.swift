@@ -178,6 +178,31 @@ import Testing
         #expect(posts == 2, "the live database is untouched")
     }
 
+    /// The journal records each event's model writes (statements as written and rows changed,
+    /// no values); a build that writes differently is named per event, with then and now.
+    @Test(arguments: Backend.allCases) func modelWritesThatABuildMakesDifferentlyAreNamed(backend: Backend) async throws {
+        let (database, _) = try await Self.databaseOfToday(backend)
+        let stored = try StoredData.open(database).query(
+            "SELECT event, writes FROM session_journal WHERE event IN ('increment', 'detail') ORDER BY id LIMIT 2", []
+        ) { ($0.string(0), $0.optionalString(1)) }
+        #expect(stored.first?.0 == "increment")
+        #expect(stored.first?.1 == #"[{"rows":1,"sql":"INSERT INTO tallies (at) VALUES (?1)"}]"#)
+        #expect(stored.last?.1 == "[]", "an event that wrote nothing recorded so")
+
+        let same = try await Self.check(database, variant: "v1")
+        #expect(!same.output.contains("model writes differ"), "\(same.output)")
+        let twice = try await Self.check(database, variant: "v1-tallies-twice")
+        // Two sessions replayed, two increments each.
+        #expect(twice.output.contains("model writes differ: 4\n"), "\(twice.output)")
+        #expect(
+            twice.output.contains(
+                "increment: wrote [INSERT INTO tallies (at) VALUES (?1) (1 row)], now [INSERT INTO tallies (at) VALUES (?1) (1 row); INSERT INTO tallies (at) VALUES (?1) (1 row)]"
+            ), "\(twice.output)")
+        #expect(twice.output.contains("navigation differs: 0\n"), "the screens are the same: only the writes differ")
+        let tallies = try StoredData.open(database).queryFirst("SELECT count(*) FROM tallies", []) { $0.int(0) }
+        #expect(tallies == 6, "the replays' writes never reach the live data")
+    }
+
     /// A journal whose chain loops (an entry naming itself as the one before) is reported as
     /// damaged and the check ends; the server's own reads of that history end too.
     @Test(arguments: Backend.allCases) func aLoopingJournalIsReportedAndEveryWalkEnds(backend: Backend) async throws {
