@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
         // The client native shells link (iOS, macOS, Linux): Foundation only, none of the server's modules.
         .library(name: "CoordinatorClient", targets: ["CoordinatorClient"]),
+        // Exports the server's spans over OTLP (`ServedApp.exportingTraces(OTLPTracing())`).
+        .library(name: "CoordinatorOTel", targets: ["CoordinatorOTel"]),
         // Builds an app target's `Migrations` and `Resources` folders into its code, so its binary
         // needs no resource bundle beside it (see Plugins/EmbedFiles).
         .plugin(name: "EmbedFiles", targets: ["EmbedFiles"]),
@@ -44,6 +46,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The `@ScreenEvents` macro's implementation (only the NavigationMacros product needs it).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // Spans of the server's stages (the API: light); exported over OTLP by swift-otel, only in
+        // the CoordinatorOTel product (it brings SwiftNIO and AsyncHTTPClient: apps that do not
+        // export traces do not build them). OTLP/HTTP only: the gRPC exporter is not built.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -104,12 +112,14 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
         .target(
             name: "CoordinatorServer",
             dependencies: [
                 "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -140,7 +150,17 @@ let package = Package(
         .target(name: "CoordinatorClient"),
         .executableTarget(
             name: "coordinatord",
-            dependencies: ["CoordinatorServer", "SampleApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "CoordinatorServer", "SampleApp", "CoordinatorOTel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .target(
+            name: "CoordinatorOTel",
+            dependencies: [
+                "CoordinatorServer", .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Builds files into a module's code (see Plugins/EmbedFiles).
         .executableTarget(name: "EmbedFilesTool"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),

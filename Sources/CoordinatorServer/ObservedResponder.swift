@@ -21,12 +21,12 @@ struct ObservedResponder: HTTPResponder {
         let resolution = router.resolve(method: request.method, path: request.path)
         var request = request
         request.headers.set("X-Request-Id", requestID)  // handlers that log can name the request
-        var response = await resolution.respond(to: request)
+        let route = resolution.route?.pattern ?? "unmatched"
+        var response = await traced(request, route: route) { await resolution.respond(to: request) }
         response.headers.set("X-Request-Id", requestID)
         response.headers.set("X-Content-Type-Options", "nosniff")
         let elapsed = start.duration(to: .now)
         // Labels stay few: unknown paths and methods collapse into one value each.
-        let route = resolution.route?.pattern ?? "unmatched"
         let method = Self.knownMethods.contains(request.method) ? request.method : "other"
         metrics.record(method: method, route: route, status: response.status, duration: elapsed)
         logger.info(

@@ -61,6 +61,10 @@ struct Serve: AppCommand {
         help: "Live streams open at once on this node; past that, 503. Each holds a file descriptor (lowered to what the process's limit allows).")
     var maxStreams = 16_384
     @Option(help: "Seconds between heartbeat comments on an idle live stream.") var streamHeartbeat = 15
+    @Option(
+        help: "An OTLP/HTTP collector's base URL (http://collector:4318): one trace per request is sent to its /v1/traces. Unset: no tracing.")
+    var otlpEndpoint: String?
+    @Option(help: "How spans are sent to the OTLP endpoint, http/protobuf or http/json.") var otlpProtocol = "http/protobuf"
     @Flag(help: .hidden) var testHooks = false
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var journalOptions: JournalOptions
@@ -79,6 +83,12 @@ struct Serve: AppCommand {
         }
         guard effectInterval >= 1, effectLease >= 1 else {
             throw ValidationError("--effect-interval and --effect-lease take at least 1.")
+        }
+        guard ["http/protobuf", "http/json"].contains(otlpProtocol) else {
+            throw ValidationError("--otlp-protocol takes http/protobuf or http/json, not \"\(otlpProtocol)\".")
+        }
+        if let otlpEndpoint, !(otlpEndpoint.hasPrefix("http://") || otlpEndpoint.hasPrefix("https://")) {
+            throw ValidationError("--otlp-endpoint takes an http or https URL, not \"\(otlpEndpoint)\".")
         }
         if let name = trustedProxy.first(where: { !TrustedProxies.isAddress($0) }) {
             throw ValidationError("--trusted-proxy takes a numeric IP address, not \"\(name)\".")
@@ -100,6 +110,7 @@ struct Serve: AppCommand {
         metricsFactory.defaultDurationHistogramBuckets = DurationBuckets.standard
         MetricsSystem.bootstrap(metricsFactory)
 
+        let traces = try startTracing(app, logger: logger)
         let signals = SignalWaiter([SIGTERM, SIGINT])
         let application = try StartupError.explain { try Application(app, self, settings: settings, registry: registry, logger: logger) }
         let store = application.store
@@ -141,6 +152,7 @@ struct Serve: AppCommand {
         await application.sessions.flushExpiries()
         application.passwords.close()
         await store.close()
+        await traces?.stop()
         logger.info("stopped", metadata: ["drained": "\(drained)"])
     }
 }
@@ -153,5 +165,49 @@ extension Serve {
     /// 6 % fewer events/s, 10 % more CPU per event), so handlers stay on Swift's pool there.
     static func handlerExecutor(for dialect: SQLDialect) -> (any TaskExecutor)? {
         dialect == .postgresql ? globalConcurrentExecutor : nil
+    }
+}
+
+extension Serve {
+    /// With `--otlp-endpoint`: the app's exporter bootstrapped and running, spans on. An app
+    /// whose binary links no exporter is refused at start, in one line.
+    func startTracing(_ app: ServedApp, logger: Logger) throws -> RunningTraces? {
+        guard let otlpEndpoint else { return nil }
+        guard let exporter = app.traceExporter else {
+            throw StartupError(
+                description: "--otlp-endpoint: the \(app.name) binary exports no traces (link the CoordinatorOTel product and serve `ServedApp.exportingTraces(OTLPTracing())`)")
+        }
+        let export = try StartupError.explain {
+            try exporter.start(endpoint: otlpEndpoint, serviceName: app.name, format: otlpProtocol, logger: logger)
+        }
+        Traced.enable()
+        logger.info("tracing", metadata: ["endpoint": "\(otlpEndpoint)", "protocol": "\(otlpProtocol)"])
+        return RunningTraces(export: export, task: Task {
+            do { try await export.run() } catch { logger.error("trace export stopped", metadata: ["error": "\(error)"]) }
+        })
+    }
+}
+
+/// The trace exporter while the server runs.
+struct RunningTraces {
+    let export: any TraceExport
+    let task: Task<Void, Never>
+
+    /// Sends what is queued and ends the exporter, waiting two seconds at most: a collector that
+    /// is down must not hold the stop (its spans are lost then).
+    func stop() async {
+        let (export, task) = (self.export, self.task)
+        // Whichever ends first, the flush or the two seconds, ends the wait.
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        Task {
+            await export.shutdown()
+            await task.value
+            end.finish()
+        }
+        Task {
+            try? await Task.sleep(for: .seconds(2))
+            end.finish()
+        }
+        for await _ in ended {}
     }
 }

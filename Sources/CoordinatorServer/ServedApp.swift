@@ -24,6 +24,8 @@ public struct ServedApp: Sendable {
     /// The app's own version (`1.4.0`), which its OpenAPI document gives as `info.version`, so
     /// that generated clients name the app's release, not coordinatord's; nil: unversioned.
     public var version: String?
+    /// What exports its spans when `serve --otlp-endpoint` is given (`exportingTraces`); nil: none.
+    public var traceExporter: (any TraceExporting)?
     /// Builds, at start, the handlers of the effects its flows ask for (`Context.perform`).
     public var effectHandlers: @Sendable (AppStartup) throws -> EffectHandlers = { _ in EffectHandlers() }
 
@@ -80,6 +82,14 @@ public struct ServedApp: Sendable {
     public func handlingEffects(_ handlers: @escaping @Sendable (AppStartup) throws -> EffectHandlers) -> ServedApp {
         var app = self
         app.effectHandlers = handlers
+        return app
+    }
+
+    /// This app with `exporter` sending its spans when `serve --otlp-endpoint` asks (link the
+    /// `CoordinatorOTel` product and pass `OTLPTracing()`).
+    public func exportingTraces(_ exporter: any TraceExporting) -> ServedApp {
+        var app = self
+        app.traceExporter = exporter
         return app
     }
 

@@ -33,11 +33,13 @@ extension FlowRunner {
                 let key = ClientKey.of(client)
                 guard passwordJobs.begin(key) else { throw SessionError.tooManyPasswordChecks(retryAfterSeconds: 1) }
                 defer { passwordJobs.end(key) }
-                try await PasswordHashPool.$client.withValue(key) {
-                    try await prepared.passwords.perform(needed.work, on: passwords)
+                try await Traced.span("prepare: password work") {
+                    try await PasswordHashPool.$client.withValue(key) {
+                        try await prepared.passwords.perform(needed.work, on: passwords)
+                    }
                 }
             } catch let needed as PreparationNeeded {
-                try await prepared.results.perform(needed)
+                try await Traced.span("prepare: \(needed.key)") { try await prepared.results.perform(needed) }
             }
         }
         return try await attempt(prepared)

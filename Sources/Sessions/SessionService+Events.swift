@@ -187,7 +187,9 @@ extension SessionService {
                     retire(other)
                 }
             }
-            liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers, rendered: applied.state)
+            Traced.span("publish to live streams") {
+                liveCommitted(session, endedSessionsOfUsers: applied.endedSessionsOfUsers, rendered: applied.state)
+            }
             if applied.storedEffects { effects.wake() }
             if applied.journalBytes > 0 { Self.journalBytes.increment(by: applied.journalBytes) }
             return applied.answer
@@ -264,22 +266,26 @@ extension SessionService {
             let inWrite = userCheckInWrite
             if !needsConnection {
                 let unused = UnusedConnection(dialect: store.dialect)
-                let outcome = Result { try run(unused, prepared, true, inWrite) }
+                let outcome = Traced.span("flow") { Result { try run(unused, prepared, true, inWrite) } }
                 if !unused.wasNeeded {
                     let ran = try outcome.get()
-                    return try await self.write { try keep(ran, $0) }
+                    return try await Traced.span("commit") { try await self.write { try keep(ran, $0) } }
                 }
                 needsConnection = true
                 connectionHints.noteReading(hint, app: app)
             }
             if !needsWriter {
-                let attempt = try await storage("write") {
-                    try await store.attemptReadOnly({ try run($0, prepared, true, inWrite) }, then: keep)
+                let attempt = try await Traced.span("flow on a reader, then commit") {
+                    try await storage("write") {
+                        try await store.attemptReadOnly({ try run($0, prepared, true, inWrite) }, then: keep)
+                    }
                 }
                 if case .completed(let ran)? = attempt { return ran }
                 needsWriter = true
             }
-            return try await self.write { try keep(try run($0, prepared, false, inWrite), $0) }
+            return try await Traced.span("flow and commit on the writer") {
+                try await self.write { try keep(try run($0, prepared, false, inWrite), $0) }
+            }
         }
         let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
             if userCheckInWrite {

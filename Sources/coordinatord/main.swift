@@ -1,3 +1,4 @@
+import CoordinatorOTel
 import CoordinatorServer
 import SampleApp
 
@@ -18,5 +19,6 @@ await CoordinatorServer.main(
             }
         }
     )
+    .exportingTraces(OTLPTracing())
     .handlingEffects { startup in WelcomeMessages(webhook: try startup.settings(as: SampleAppSettings.self).welcomeURL).handlers }
     .versioned(CoordinatorServer.version))

@@ -51,6 +51,8 @@ import Testing
             "operator-key-file": try OperatorAccessTests.keyFile(),
             // No registration completes here, so nothing is sent to it.
             "welcome-webhook": "http://127.0.0.1:9/welcome",
+            // Spans to a port nothing listens on: the export's failures are logged, in JSON.
+            "otlp-endpoint": "http://127.0.0.1:9",
         ]
         var environment: [String: String] = [:]
         // The operator key comes from one source at a time: the file's variable is set, not the key's.
