@@ -58,8 +58,15 @@ public struct Migration: Sendable, Equatable {
     }
 
     /// The migrations of `scope` in `files` (file name → contents): every `NNNN_name.sql`,
-    /// sorted by version. Other names are ignored; two files with one version are an error.
+    /// sorted by version. Other names are ignored; two files with one version are an error, and
+    /// so is no file at all (a folder missing, misspelled or not embedded: the server would start
+    /// without the app's tables), said in one line at start.
     public static func load(files: [String: Data], scope: String = Migration.coreScope) throws -> [Migration] {
+        guard files.keys.contains(where: { $0.hasSuffix(".sql") }) else {
+            throw MigrationError(
+                description: "no migration files (NNNN_name.sql) of \(scope): its Migrations folder for this database is missing, "
+                    + "empty, or not embedded (the EmbedFiles plugin, and the folder excluded from the target's sources)")
+        }
         var migrations: [Migration] = []
         for (file, contents) in files where file.hasSuffix(".sql") {
             let stem = file.dropLast(4)

@@ -11,6 +11,15 @@ import Testing
     static let first = Migration(version: 1, name: "people", sql: "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
     static let second = Migration(version: 2, name: "people_email", sql: "ALTER TABLE people ADD COLUMN email TEXT")
 
+    /// An app whose embedded folder is missing or empty is told so in one line at start, instead
+    /// of serving without its tables.
+    @Test func noMigrationFilesAtAllIsAnError() throws {
+        let error = #expect(throws: MigrationError.self) { try Migration.load(files: [:], scope: "shop") }
+        #expect(error?.description.hasPrefix("no migration files (NNNN_name.sql) of shop:") == true)
+        #expect(error?.description.contains("\n") == false)
+        #expect(try Migration.load(files: ["0001_a.sql": Data("SELECT 1".utf8)], scope: "shop").count == 1)
+    }
+
     @Test func newDatabaseGetsEveryMigrationInOrder() throws {
         let connection = try SQLiteConnection(path: Self.temporaryPath())
         let applied = try Migrator(migrations: [Self.first, Self.second]).migrate(connection)
