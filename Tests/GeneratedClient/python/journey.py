@@ -10,7 +10,7 @@ from sample_client import AuthenticatedClient, Client  # noqa: E402
 from sample_client.api.sessions import create_session, get_session, post_event, delete_session  # noqa: E402
 from sample_client.models import (  # noqa: E402
     CreateSession, LogInEvent, LogInEventEvent, SubmitEvent, SubmitEventEvent, Credentials, ComposeEvent, ComposeEventEvent, BackEvent, BackEventEvent, Problem, ProblemType, OpenEvent,
-    OpenEventEvent, OpenPayload)
+    OpenEventEvent, OpenPayload, State, StreamEnded)
 
 folder = tempfile.mkdtemp()
 server = subprocess.Popen(
@@ -59,11 +59,37 @@ try:
     problem(get_session.sync(session_id, client=AuthenticatedClient(base_url=base, token="not-a-token")), 401, "unauthorized")
     other = create_session.sync(client=anonymous, body=CreateSession())
     problem(get_session.sync(other.session.id, client=client), 404, "session-not-found")
-    # Back, then the session ends: its token is dead.
-    post_event.sync(session_id, client=client, body=BackEvent(screen=top, event=BackEventEvent.BACK))
-    delete_session.sync_detailed(session_id, client=client)
+    # The live stream, read with the generated client's own connection: each frame's `data` is
+    # the generated `State` (its `id` the version); after the session ends, the last frame is
+    # `event: ended` with the generated `StreamEnded`.
+    def frames(stream):
+        frame = {}
+        for line in stream.iter_lines():
+            if line == "":
+                if "data" in frame:
+                    yield frame
+                frame = {}
+                continue
+            key, _, value = line.partition(":")
+            if key in ("id", "event", "data"):
+                frame[key] = value[1:] if value.startswith(" ") else value
+    with client.get_httpx_client().stream(
+            "GET", f"/v1/sessions/{session_id}/stream", headers={"Accept": "text/event-stream"}, timeout=30) as stream:
+        assert stream.status_code == 200, stream.status_code
+        received = frames(stream)
+        first = next(received)
+        state = State.from_dict(json.loads(first["data"]))
+        assert state.top == top and int(first["id"]) == state.version, first
+        # Back, then the session ends: the stream says so, and its token is dead.
+        post_event.sync(session_id, client=client, body=BackEvent(screen=top, event=BackEventEvent.BACK))
+        moved = next(received)
+        assert State.from_dict(json.loads(moved["data"])).version == state.version + 1, moved
+        delete_session.sync_detailed(session_id, client=client)
+        last = next(received)
+        assert last.get("event") == "ended", last
+        assert StreamEnded.from_dict(json.loads(last["data"])).reason.value == "session-ended", last
     problem(get_session.sync(session_id, client=client), 401, "unauthorized")
-    print("journey ok; typed problems:", ", ".join(sorted(kinds)))
+    print("journey ok; typed problems:", ", ".join(sorted(kinds)), "; a stream read to its end")
 finally:
     server.terminate()
     server.wait(timeout=30)

@@ -32,8 +32,10 @@ def strict(node):
 def main():
     document, exchanges = sys.argv[1], sys.argv[2]
     spec = strict(yaml.safe_load(open(document)))
-    # Problems are JSON too (RFC 9457).
-    config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+    # Problems are JSON too (RFC 9457); a live stream's body is text (its frames are the
+    # document's `StreamFrame`s, which the walks decode with the generated types).
+    config = Config(extra_media_type_deserializers={
+        "application/problem+json": json.loads, "text/event-stream": lambda body: body.decode()})
     openapi = OpenAPI.from_dict(spec, config=config)
     lines = [json.loads(line) for line in open(exchanges) if line.strip()]
     if not lines:

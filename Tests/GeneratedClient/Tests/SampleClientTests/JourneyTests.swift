@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import OpenAPIRuntime
 import OpenAPIURLSession
 import SampleClient
@@ -150,5 +153,46 @@ struct Walk {
     mutating func adopt(_ state: Schemas.State, etag: String?) {
         self.state = state
         self.etag = etag
+    }
+}
+
+/// The live stream with the generated types: the generated `streamSession`'s body, read with the
+/// runtime's Server-Sent Events decoder, each frame's `data` the generated `State`, the last one
+/// `event: ended` with the generated `StreamEnded`.
+@Suite struct StreamTests {
+    @Test func theLiveStreamDecodesIntoTheGeneratedTypes() async throws {
+        let server = try Server()
+        let walk = try await Walk(server.url)
+        let (client, id, version) = (walk.client, walk.id, walk.state.version)
+        // Linux's URLSession hands a body over only once it closed: the session's deletion closes
+        // the stream (its last frame says why), and the whole of it is decoded then.
+        let streamed = Task { () -> [ServerSentEvent] in
+            let body = try await client.streamSession(path: .init(id: id)).ok.body.textEventStream
+            var events: [ServerSentEvent] = []
+            for try await event in body.asDecodedServerSentEvents() { events.append(event) }
+            return events
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while try await Self.openStreams(server.url) < 1 {
+            guard Date() < deadline else { throw ServerError("the stream never opened") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        _ = try await client.deleteSession(path: .init(id: id)).noContent
+        let events = try await streamed.value
+        let first = try #require(events.first)
+        #expect(first.event == nil && first.id == "\(version)")
+        let state = try JSONDecoder().decode(Schemas.State.self, from: Data((first.data ?? "").utf8))
+        #expect(state.id == id && state.version == version)
+        let last = try #require(events.last)
+        #expect(last.event == "ended")
+        let ended = try JSONDecoder().decode(Schemas.StreamEnded.self, from: Data((last.data ?? "").utf8))
+        #expect(ended.reason == .sessionEnded)
+    }
+
+    /// `coordinatord_streams_open` in `/metrics`.
+    static func openStreams(_ url: URL) async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: url.appendingPathComponent("metrics"))
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("coordinatord_streams_open ") }
+        return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
     }
 }
