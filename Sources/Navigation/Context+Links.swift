@@ -8,14 +8,22 @@ extension Context {
 
     /// Opens `link` in the child under `key` if it can: a link a flow kept (across sign-in, say)
     /// and can no longer open is dropped, leaving everything as it was, instead of failing the
-    /// event that continues it. True when it was opened.
+    /// event that continues it; the event's answer says so (`linkDropped`, with why), so the
+    /// client can tell its user. True when it was opened.
     @discardableResult
     public mutating func openIfPossible(_ link: Link, inChild key: ChildKey) -> Bool {
         let saved = self
+        let reason: String
         do {
             if case .handled = try open(link, inChild: key) { return true }
-        } catch {}
+            reason = LinkRejection.unhandled(link: link.path).detail
+        } catch let rejection as LinkRejection {
+            reason = rejection.detail
+        } catch {
+            reason = "It could not be opened."
+        }
         self = saved
+        droppedLink = DroppedLink(link: link.path, reason: reason)
         return false
     }
 }

@@ -18,6 +18,8 @@ public struct Context {
     var erasedMentions: Set<String> = []
     /// Effects stored with this event's commit, run after it (`perform`).
     var effects: [RequestedEffect] = []
+    /// A link a flow kept and could no longer open (`openIfPossible`).
+    var droppedLink: DroppedLink?
     /// The app's screens and coordinator types: only those may be shown and started.
     private let screens: [String: ScreenDefinition]
     private let registry: CoordinatorRegistry

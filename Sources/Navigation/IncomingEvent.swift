@@ -41,6 +41,12 @@ public enum SystemEvent {
     public static let all = [back, dismiss, selectTab]
 }
 
+/// A link a flow kept (across sign-in, say) that it could no longer open, and why.
+public struct DroppedLink: Sendable, Hashable {
+    public let link: String
+    public let reason: String
+}
+
 /// What applying an event did beyond the tree itself.
 public struct EventOutcome: Sendable, Hashable {
     /// The session's token must rotate: the user signed in or out, or changed their password.
@@ -56,6 +62,9 @@ public struct EventOutcome: Sendable, Hashable {
     public var erasedMentions: Set<String> = []
     /// Effects to store with this event's commit and run after it (`Context.perform`).
     public var effects: [RequestedEffect] = []
+    /// A link the event's flow kept and could no longer open (`Context.openIfPossible`): its
+    /// answer says so.
+    public var droppedLink: DroppedLink? = nil
 
     /// True when the event asked for nothing beyond its tree: no token rotation, no sessions
     /// ended, no device token, no erasure, no effect.

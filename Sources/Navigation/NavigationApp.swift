@@ -180,7 +180,7 @@ public struct NavigationApp: Sendable {
         return EventOutcome(
             credentialsRotated: context.credentialsRotated, endedSessionsOfUsers: context.endedSessionsOfUsers,
             deviceToken: context.deviceToken, forgottenUsers: context.forgottenUsers,
-            erasedMentions: context.erasedMentions, effects: context.effects)
+            erasedMentions: context.erasedMentions, effects: context.effects, droppedLink: context.droppedLink)
     }
 
     /// What an event of a session whose user no longer exists does instead of its own flow: the

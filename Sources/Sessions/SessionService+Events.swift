@@ -309,12 +309,12 @@ extension SessionService {
             ran.answer
             ?? Self.answer(
                 app, ran.tree, id: request.sessionID, version: current.version + 1, token: ran.newToken,
-                deviceToken: ran.outcome.deviceToken)
+                deviceToken: ran.outcome.deviceToken, droppedLink: ran.outcome.droppedLink)
         return Applied(
             tree: ran.tree, snapshot: ran.snapshot, tokenHash: ran.tokenHash, answer: answer,
             endedSessionsOfUsers: ran.outcome.endedSessionsOfUsers, journalListing: ran.journalListing,
             journalBytes: ran.journal?.byteCount ?? 0,
-            state: ran.newToken == nil && ran.outcome.deviceToken == nil ? answer.body : nil,
+            state: ran.newToken == nil && ran.outcome.deviceToken == nil && ran.outcome.droppedLink == nil ? answer.body : nil,
             storedEffects: !ran.outcome.effects.isEmpty)
     }
 
@@ -364,7 +364,7 @@ extension SessionService {
             renderAnswer || (request.idempotencyKey != nil && request.token != nil)
             ? Self.answer(
                 app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
-                deviceToken: outcome.deviceToken) : nil
+                deviceToken: outcome.deviceToken, droppedLink: outcome.droppedLink) : nil
         return FlowRun(
             tree: tree, outcome: outcome, snapshot: snapshot,
             journal: configuration.journal.enabled
@@ -473,11 +473,13 @@ extension SessionService {
     /// The answer to an event: the new State, with the new token when it rotated and the device
     /// token a flow gave the client to keep (`Context.giveDeviceToken`).
     private static func answer(
-        _ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?, deviceToken: String?
+        _ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?, deviceToken: String?,
+        droppedLink: DroppedLink? = nil
     ) -> StoredAnswer {
         var extra: [String: JSONValue] = ["id": .string(id), "version": .int(version)]
         if let token { extra["token"] = .string(token) }
         if let deviceToken { extra["deviceToken"] = .string(deviceToken) }
+        if let droppedLink { extra["linkDropped"] = ["link": .string(droppedLink.link), "reason": .string(droppedLink.reason)] }
         return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
     }
 }

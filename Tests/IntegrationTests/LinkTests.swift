@@ -87,6 +87,26 @@ import Testing
         try await server.stop()
     }
 
+    /// A signed-out session created at a post that does not exist is created (its existence is
+    /// checked once signed in); the sign-in's answer says the link was dropped, and why.
+    @Test func aLinkDroppedAtSignInIsSaidInTheAnswer() async throws {
+        let server = try await Self.world(.sqlite)
+        let (created, atLink) = try await Self.create(port: server.port, link: "/posts/999999")
+        #expect(created.status == 201)
+        var linked = try #require(atLink)
+        let answer = try await Journey.signIn(&linked, email: "link@example.com")
+        #expect(answer.status == 200)
+        #expect(linked.topScreen.name == "timeline")
+        let dropped = try #require(answer.json["linkDropped"] as? [String: Any], "\(answer.text)")
+        #expect(dropped["link"] as? String == "/posts/999999")
+        #expect((dropped["reason"] as? String)?.isEmpty == false)
+        // Only that answer says it: the stored State does not.
+        var stored = linked
+        try await stored.refresh()
+        #expect(stored.state["linkDropped"] == nil)
+        try await server.stop()
+    }
+
     @Test(arguments: Backend.allCases) func aBadLinkChangesNothing(backend: Backend) async throws {
         let server = try await Self.world(backend)
         var client = try await SessionClient.create(port: server.port)
