@@ -52,12 +52,23 @@ public struct LinkPattern<R: Route>: Sendable {
 public struct LinkParameters: Sendable {
     /// The raw segment of each `{name}`.
     public let values: [String: String]
+    /// Notes how each parameter is read (`Links.parameterKinds`), when set.
+    let reads: ParameterReads?
 
     /// Parameters `values`.
-    public init(_ values: [String: String]) { self.values = values }
+    public init(_ values: [String: String]) {
+        self.values = values
+        self.reads = nil
+    }
+
+    init(_ values: [String: String], noting reads: ParameterReads) {
+        self.values = values
+        self.reads = reads
+    }
 
     /// Parameter `name` as a decimal integer in `range` (ids: 1 and up).
     public func int(_ name: String, in range: ClosedRange<Int> = 1...Int.max) throws -> Int {
+        reads?.note(name, .integer(range))
         let text = values[name] ?? ""
         // Digits only: no sign, no spaces, no leading zeros, so each id has one link.
         guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ (48...57).contains($0) }),
@@ -71,5 +82,23 @@ public struct LinkParameters: Sendable {
     }
 
     /// Parameter `name` as it appears in the link.
-    public func string(_ name: String) -> String { values[name] ?? "" }
+    public func string(_ name: String) -> String {
+        reads?.note(name, .string)
+        return values[name] ?? ""
+    }
+}
+
+/// How a link's parameters are read: an integer in a range, or a string.
+package enum LinkParameterKind: Sendable, Hashable {
+    case integer(ClosedRange<Int>)
+    case string
+}
+
+/// The kinds a pattern's `make` read its parameters as, noted by one run of it.
+final class ParameterReads: @unchecked Sendable {  // one `make` call fills it, on one thread, before it is read
+    private(set) var kinds: [String: LinkParameterKind] = [:]
+
+    func note(_ name: String, _ kind: LinkParameterKind) {
+        if kinds[name] == nil { kinds[name] = kind }
+    }
 }

@@ -42,6 +42,16 @@ public struct Links: Sendable {
     /// The patterns as written.
     public var templates: [String] { entries.map(\.template) }
 
+    /// How the pattern `template`'s `make` reads each `{name}` parameter, found by running it once
+    /// on sample values (`1` for each): for the OpenAPI document's link paths, typed.
+    package func parameterKinds(of template: String) -> [String: LinkParameterKind] {
+        guard let entry = entries.first(where: { $0.template == template }) else { return [:] }
+        let names = entry.segments.filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
+        let reads = ParameterReads()
+        _ = try? entry.make(LinkParameters(Dictionary(uniqueKeysWithValues: names.map { ($0, "1") }), noting: reads))
+        return reads.kinds
+    }
+
     /// The link `text` names: `LinkRejection.invalid` when it is not a plain path, `.unknown`
     /// when no pattern matches, the route's own rejection when a parameter is wrong.
     public func link(for text: String) throws(LinkRejection) -> Link {

@@ -66,6 +66,15 @@ import Testing
         #expect(response.text == printed.text)
         #expect(response.body != Array(try Data(contentsOf: URL(fileURLWithPath: Self.document))))
         #expect(printed.text.contains("    TimelineScreen:\n"))
+        // A link's parameters typed as the app reads them: a post's id is a whole number from 1.
+        #expect(
+            printed.text.contains(
+                "  /posts/{id}:\n    get:\n      tags: [web]\n      operationId: linkPostsId\n"),
+            "\(printed.text.prefix(2000))")
+        #expect(printed.text.contains("- { name: id, in: path, required: true, schema: { type: integer, minimum: 1 } }"))
+        #expect(!printed.text.contains("name: id, in: path, required: true, schema: { type: string }"))
+        // An answer that dropped a kept link says so, typed.
+        #expect(printed.text.contains("    LinkDropped:\n"))
         // The app's own version and a description of this document, not the generic one's.
         #expect(printed.text.contains("\n  version: \"0."), "\(printed.text.prefix(600))")
         #expect(!printed.text.contains("unversioned"))

@@ -59,20 +59,33 @@ enum AppDocument {
         for (name, schema) in schemas.schemas { body += YAMLNode.map([(name, schema)]).lines(indent: 4) }
         lines.replaceSubrange((schemasStart + 1)..<schemasEnd, with: body)
         if let paths = lines.firstIndex(of: "paths:") {
-            lines.insert(contentsOf: linkPages(app.navigation.links.templates), at: paths + 1)
+            let links = app.navigation.links
+            lines.insert(
+                contentsOf: linkPages(links.templates) { links.parameterKinds(of: $0) }, at: paths + 1)
         }
         return lines.joined(separator: "\n")
     }
 
     /// The app's link patterns as paths: each is the web client's page, which opens the link.
-    static func linkPages(_ templates: [String]) -> [String] {
+    /// A parameter's schema is as the pattern reads it (`kinds`): an integer in its range, or a string.
+    static func linkPages(
+        _ templates: [String], kinds: (String) -> [String: LinkParameterKind] = { _ in [:] }
+    ) -> [String] {
         templates.flatMap { template -> [String] in
             let names = template.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }
                 .map { String($0.dropFirst().dropLast()) }
             let operation = "link" + template.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
                 .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-            let parameters = names.isEmpty ? [] : ["      parameters:"] + names.map {
-                "        - { name: \($0), in: path, required: true, schema: { type: string } }"
+            let read = kinds(template)
+            let parameters = names.isEmpty ? [] : ["      parameters:"] + names.map { name in
+                let schema: String
+                switch read[name] {
+                case .integer(let range)?:
+                    let maximum = range.upperBound == Int.max ? "" : ", maximum: \(range.upperBound)"
+                    schema = "{ type: integer, minimum: \(range.lowerBound)\(maximum) }"
+                case .string?, nil: schema = "{ type: string }"
+                }
+                return "        - { name: \(name), in: path, required: true, schema: \(schema) }"
             }
             func method(_ verb: String, _ suffix: String, _ summary: String) -> [String] {
                 ["    \(verb):", "      tags: [web]", "      operationId: \(operation)\(suffix)",
