@@ -18,7 +18,7 @@ import Glibc
 /// poller's thread writes it when the socket has room. An idle stream costs no thread and no
 /// timer. A mutex guards the buffer and the socket, so writes never interleave and none
 /// happens after the socket closed. Frames queued before the socket is handed over wait for it.
-public final class EventStream: Sendable {
+package final class EventStream: Sendable {
     /// The kernel send buffer a stream's socket asks for (Linux doubles it for its bookkeeping).
     static let socketSendBufferBytes = 32 * 1024
 
@@ -56,20 +56,20 @@ public final class EventStream: Sendable {
 
     /// - Parameter observer: told when a data frame starts to be written, is replaced unsent, and
     ///   when the stream closes (the place to unsubscribe). Called on whatever thread acts; keep it quick.
-    public init(observer: EventStreamObserver = EventStreamObserver()) {
+    package init(observer: EventStreamObserver = EventStreamObserver()) {
         self.observer = observer
     }
 
     /// Queues a data frame with `id`, replacing a frame that waits unsent. False when it was dropped
     /// (an id not above the last one, or the stream is ending).
     @discardableResult
-    public func send(id: Int, event: String? = nil, data: [UInt8]) -> Bool {
+    package func send(id: Int, event: String? = nil, data: [UInt8]) -> Bool {
         send(id: id, frame: Self.frame(id: id, event: event, data: data))
     }
 
     /// Queues a frame made by `frame(id:event:data:)` with this `id` (one frame shared by many streams).
     @discardableResult
-    public func send(id: Int, frame: [UInt8]) -> Bool {
+    package func send(id: Int, frame: [UInt8]) -> Bool {
         var coalesced = false
         let accepted = update { buffer in
             guard !buffer.finishing, !buffer.closed, id > buffer.lastID else { return false }
@@ -84,13 +84,13 @@ public final class EventStream: Sendable {
 
     /// Drops every data frame with an id up to `id` from now on: the client already has them
     /// (its `Last-Event-ID`), so a late fan-out of an older version never reaches it.
-    public func skip(through id: Int) {
+    package func skip(through id: Int) {
         buffer.withLock { $0.lastID = max($0.lastID, id) }
     }
 
     /// Queues an SSE comment (a heartbeat) when nothing else waits: any write keeps proxies from
     /// closing the stream, and a write to a peer that is gone fails and ends the stream.
-    public func comment(_ text: String = "") {
+    package func comment(_ text: String = "") {
         update { buffer in
             guard !buffer.finishing, !buffer.closed, buffer.waiting == nil else { return false }
             buffer.waiting = (Array(":\(text)\n\n".utf8), false)
@@ -99,7 +99,7 @@ public final class EventStream: Sendable {
     }
 
     /// Queues a frame without an id (a status), before any waiting data frame; a newer one replaces it.
-    public func notice(event: String, data: [UInt8]) {
+    package func notice(event: String, data: [UInt8]) {
         let frame = Self.frame(id: nil, event: event, data: data)
         update { buffer in
             guard !buffer.finishing, !buffer.closed else { return false }
@@ -109,7 +109,7 @@ public final class EventStream: Sendable {
     }
 
     /// Queues a last frame after what waits, then ends the body. Later frames are dropped.
-    public func finish(event: String, data: [UInt8], retryMilliseconds: Int? = nil) {
+    package func finish(event: String, data: [UInt8], retryMilliseconds: Int? = nil) {
         var frame = Self.frame(id: nil, event: event, data: data)
         if let retryMilliseconds { frame = Array("retry: \(retryMilliseconds)\n".utf8) + frame }
         update { buffer in
@@ -121,7 +121,7 @@ public final class EventStream: Sendable {
     }
 
     /// True once the stream ends or ended.
-    public var isFinishing: Bool { buffer.withLock { $0.finishing || $0.closed } }
+    package var isFinishing: Bool { buffer.withLock { $0.finishing || $0.closed } }
 
     /// Applies `change`; when it queued something and the socket is ours, writes what it can now.
     @discardableResult
@@ -137,7 +137,7 @@ public final class EventStream: Sendable {
     }
 
     /// An SSE frame's bytes: `id:`, `event:`, one `data:` line per line of `data`, a blank line.
-    public static func frame(id: Int?, event: String? = nil, data: [UInt8]) -> [UInt8] {
+    package static func frame(id: Int?, event: String? = nil, data: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(data.count + 32)
         let newline = UInt8(ascii: "\n")
@@ -298,12 +298,12 @@ public final class EventStream: Sendable {
 }
 
 /// What an `EventStream` reports as it runs (for metrics and unsubscribing).
-public struct EventStreamObserver: Sendable {
+package struct EventStreamObserver: Sendable {
     let sent: @Sendable () -> Void
     let coalesced: @Sendable () -> Void
     let closed: @Sendable () -> Void
 
-    public init(
+    package init(
         sent: @escaping @Sendable () -> Void = {}, coalesced: @escaping @Sendable () -> Void = {},
         closed: @escaping @Sendable () -> Void = {}
     ) {

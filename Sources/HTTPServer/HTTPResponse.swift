@@ -1,21 +1,21 @@
 import Foundation
 
 /// A complete HTTP response: status, header fields and body bytes.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// When set, the body is this stream (sent as it is fed, until it finishes) and `body` is unused.
-    public var eventStream: EventStream?
+    package var eventStream: EventStream?
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A `text/event-stream` response whose body is `stream`.
-    public static func eventStream(_ stream: EventStream, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    package static func eventStream(_ stream: EventStream, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
         headers.set("Content-Type", "text/event-stream")
         headers.set("Cache-Control", "no-store")
@@ -27,21 +27,21 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A response whose body is `value` encoded as JSON.
-    public static func json(
+    package static func json(
         _ value: some Encodable, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
         json(bytes: JSONCoding.encode(value), status: status, headers: headers)
     }
 
     /// A response with an already encoded JSON body.
-    public static func json(bytes: [UInt8], status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    package static func json(bytes: [UInt8], status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
         headers.set("Content-Type", "application/json")
         return HTTPResponse(status: status, headers: headers, body: bytes)
     }
 
     /// A plain-text response, for Prometheus and the like.
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
+    package static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
         -> HTTPResponse
     {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: Array(text.utf8))
@@ -49,10 +49,10 @@ public struct HTTPResponse: Sendable {
 }
 
 /// The one JSON encoder configuration used for every response body.
-public enum JSONCoding {
+package enum JSONCoding {
     /// Encodes with sorted keys so that equal values give equal bytes. A value that fails to
     /// encode (a bug) becomes a fixed `500` problem body rather than stopping the process.
-    public static func encode(_ value: some Encodable) -> [UInt8] {
+    package static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return unencodable }

@@ -17,15 +17,15 @@ import Glibc
 /// (`ConnectionExecutor`). Neither a worker thread nor any other is blocked while a handler
 /// waits, and no thread is woken only to pass the work on. When the task delivers its response
 /// the worker queues it.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// The port the server listens on (the one picked when configured with port 0).
-    public let port: UInt16
+    package let port: UInt16
     private let daemon: DaemonHandle
     private let core: ServerCore
     private let stopped = Atomic<Bool>(false)
 
     /// Starts listening at once; throws if the address cannot be bound.
-    public init(configuration: ServerConfiguration, responder: some HTTPResponder) throws {
+    package init(configuration: ServerConfiguration, responder: some HTTPResponder) throws {
         let core = ServerCore(responder: responder, configuration: configuration)
         let context = Unmanaged.passRetained(core).toOpaque()
         // TURBO: a connection closes without `shutdown`, so that an event stream's socket, which
@@ -88,13 +88,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests whose handler is running or whose response is being sent.
-    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+    package var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
     /// Request handlers running now, and those whose client left.
-    public var handlers: HandlerCounters { core.handlers }
+    package var handlers: HandlerCounters { core.handlers }
 
     /// Event streams being sent now.
-    public var openStreams: Int { core.streams.count }
+    package var openStreams: Int { core.streams.count }
 
     /// Drains and stops: stops accepting connections, ends every event stream with a frame telling
     /// its client to reconnect elsewhere, answers every request from now on with
@@ -103,7 +103,7 @@ public final class HTTPServer: Sendable {
     /// were still running at the deadline; the daemon is then left running, since stopping it
     /// would free connections those handlers still hold. Calling it again does nothing.
     @discardableResult
-    public func shutdown(gracePeriod: Duration = .seconds(10)) async -> Bool {
+    package func shutdown(gracePeriod: Duration = .seconds(10)) async -> Bool {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return true }
         core.draining.store(true, ordering: .releasing)
         // The listening socket is shut down, not closed, until the daemon has stopped. After

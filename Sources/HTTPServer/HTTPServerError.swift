@@ -1,4 +1,4 @@
 /// Why the server could not start.
-public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct HTTPServerError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 }

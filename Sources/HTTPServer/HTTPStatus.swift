@@ -1,8 +1,8 @@
 /// Reason phrases of the status codes HTTP defines (RFC 9110, and RFC 6585's 428, 429 and 431):
 /// every status the server sends, libmicrohttpd's own answers included, has its phrase.
-public enum HTTPStatus {
+package enum HTTPStatus {
     /// The reason phrase of `status`; `HTTP <status>` only for a code no RFC defines.
-    public static func reason(_ status: Int) -> String {
+    package static func reason(_ status: Int) -> String {
         phrases[status] ?? "HTTP \(status)"
     }
 

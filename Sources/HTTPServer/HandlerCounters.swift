@@ -4,21 +4,21 @@ import Synchronization
 ///
 /// A handler counts as running from the moment its request is complete until it delivers its
 /// response, whether or not its client is still connected: work a request started runs to its end.
-public final class HandlerCounters: Sendable {
+package final class HandlerCounters: Sendable {
     private let runningNow = Atomic<Int>(0)
     private let withoutClientNow = Atomic<Int>(0)
     private let clientsLeftCount = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 
     /// Handlers running now.
-    public var running: Int { runningNow.load(ordering: .acquiring) }
+    package var running: Int { runningNow.load(ordering: .acquiring) }
 
     /// Handlers running now whose client has left.
-    public var runningWithoutClient: Int { withoutClientNow.load(ordering: .relaxed) }
+    package var runningWithoutClient: Int { withoutClientNow.load(ordering: .relaxed) }
 
     /// Handlers whose client left before their whole answer was sent, since the start.
-    public var clientsLeft: Int { clientsLeftCount.load(ordering: .relaxed) }
+    package var clientsLeft: Int { clientsLeftCount.load(ordering: .relaxed) }
 
     func started() { runningNow.add(1, ordering: .relaxed) }
 

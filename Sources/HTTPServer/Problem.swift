@@ -2,18 +2,18 @@
 ///
 /// `Problem` is an `Error`, so handlers can `throw` it and have it rendered as their response.
 /// Its kind (`type`) gives its status, `type` URI and title.
-public struct Problem: Error, Sendable {
+package struct Problem: Error, Sendable {
     /// The kind of problem: status, `type` URI, title.
-    public var type: ProblemType
+    package var type: ProblemType
     /// What this occurrence says, for a person.
-    public var detail: String?
+    package var detail: String?
     /// Extension members, rendered beside the standard ones (for example `state` or `errors`).
-    public var extensions: [String: any Encodable & Sendable]
+    package var extensions: [String: any Encodable & Sendable]
     /// Extra header fields, for example `Allow` on a `405` or `Retry-After` on a `429`.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
 
     /// A problem of kind `type`, saying `detail`.
-    public init(
+    package init(
         _ type: ProblemType, detail: String? = nil, extensions: [String: any Encodable & Sendable] = [:],
         headers: HTTPHeaders = HTTPHeaders()
     ) {
@@ -24,10 +24,10 @@ public struct Problem: Error, Sendable {
     }
 
     /// The HTTP status, the kind's.
-    public var status: Int { type.status }
+    package var status: Int { type.status }
 
     /// The response carrying this problem.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         var headers = headers
         headers.set("Content-Type", "application/problem+json")
         return HTTPResponse(status: status, headers: headers, body: JSONCoding.encode(ProblemBody(problem: self)))

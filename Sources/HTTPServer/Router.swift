@@ -1,5 +1,5 @@
 /// Something that turns a complete request into a response.
-public protocol HTTPResponder: Sendable {
+package protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest) async -> HTTPResponse
 }
 
@@ -10,25 +10,25 @@ public protocol HTTPResponder: Sendable {
 /// problem; any other error becomes a `500` problem without details. Both a `500` problem and
 /// any other error are reported to `unexpectedError` (to be logged with their cause: the client
 /// never sees it).
-public struct Router: HTTPResponder {
-    public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+package struct Router: HTTPResponder {
+    package typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
     /// Told of every error a handler threw that is not a `ProblemError`, and of those answered with `500`.
-    public typealias ErrorReporter = @Sendable (_ error: any Error, _ request: HTTPRequest) -> Void
+    package typealias ErrorReporter = @Sendable (_ error: any Error, _ request: HTTPRequest) -> Void
 
     /// A registered route: its method and its pattern, as written.
-    public struct Route: Sendable, Hashable {
-        public let method: String
-        public let pattern: String
+    package struct Route: Sendable, Hashable {
+        package let method: String
+        package let pattern: String
     }
 
     /// The outcome of routing one request: the route it matched (nil for 404/405) and how to answer.
-    public struct Resolution: Sendable {
-        public let route: Route?
+    package struct Resolution: Sendable {
+        package let route: Route?
         fileprivate let handler: Handler
         fileprivate let parameters: [String: String]
         fileprivate let unexpectedError: ErrorReporter
 
-        public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        package func respond(to request: HTTPRequest) async -> HTTPResponse {
             var request = request
             request.pathParameters = parameters
             do {
@@ -59,27 +59,27 @@ public struct Router: HTTPResponder {
     private var entries: [Entry] = []
     private let unexpectedError: ErrorReporter
 
-    public init(unexpectedError: @escaping ErrorReporter = { _, _ in }) {
+    package init(unexpectedError: @escaping ErrorReporter = { _, _ in }) {
         self.unexpectedError = unexpectedError
     }
 
     /// Every registered route, in registration order.
-    public var routes: [Route] { entries.map(\.route) }
+    package var routes: [Route] { entries.map(\.route) }
 
     /// Registers `handler` for `method` on `pattern`; `{name}` segments become path parameters.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    package mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
         entries.append(Entry(route: Route(method: method, pattern: pattern), segments: segments, handler: handler))
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
+    package mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
+    package mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
+    package mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
 
     /// Finds the route for `method` and `path`, or a resolution that answers 404 or 405.
-    public func resolve(method: String, path: String) -> Resolution {
+    package func resolve(method: String, path: String) -> Resolution {
         let parts = Self.split(path)
         var allowed: [String] = []
         for entry in entries {
@@ -102,7 +102,7 @@ public struct Router: HTTPResponder {
         return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:], unexpectedError: unexpectedError)
     }
 
-    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    package func respond(to request: HTTPRequest) async -> HTTPResponse {
         await resolve(method: request.method, path: request.path).respond(to: request)
     }
 

@@ -1,37 +1,37 @@
 /// Where the server listens and the limits it enforces on every connection.
-public struct ServerConfiguration: Sendable {
-    public var host: String
+package struct ServerConfiguration: Sendable {
+    package var host: String
     /// 0 picks a free port; `HTTPServer.port` then reports the real one.
-    public var port: UInt16
+    package var port: UInt16
     /// Request bodies over this many bytes get `413` without being buffered.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Connections open at once, across all clients. An eighth is kept free for new clients: past
     /// that, the connection that has waited longest for its client is closed (`ConnectionWatch`).
-    public var connectionLimit: Int
+    package var connectionLimit: Int
     /// Connections open at once from one client address.
-    public var perAddressConnectionLimit: Int
+    package var perAddressConnectionLimit: Int
     /// Seconds a connection may sit idle before it is closed.
-    public var idleTimeoutSeconds: Int
+    package var idleTimeoutSeconds: Int
     /// Seconds a new connection has to send complete request headers (slow clients are cut off).
-    public var headerTimeoutSeconds: Int
+    package var headerTimeoutSeconds: Int
     /// Seconds a request has to send its whole body once its headers are in.
-    public var requestTimeoutSeconds: Int
+    package var requestTimeoutSeconds: Int
     /// Query arguments a request may carry; more get `400` before the headers are parsed.
-    public var maxQueryArguments: Int
+    package var maxQueryArguments: Int
     /// Bytes of memory one connection may use for its headers and buffers (bounds the header size).
-    public var connectionMemoryBytes: Int
+    package var connectionMemoryBytes: Int
     /// Peers whose `X-Forwarded-For` names the client (the reverse proxies in front).
-    public var trustedProxies: TrustedProxies
+    package var trustedProxies: TrustedProxies
     /// libmicrohttpd worker threads, each running its own epoll loop.
-    public var threads: Int
+    package var threads: Int
     /// Where handlers run: nil (the default) is the worker thread that read the request, which
     /// runs each handler until it waits and again when whoever ended the wait resumes it
     /// (`ConnectionExecutor`). An executor of their own runs them elsewhere (a test's thread).
-    public var handlerExecutor: (any TaskExecutor)?
+    package var handlerExecutor: (any TaskExecutor)?
     /// Where the server counts its handlers (pass one to read them, as `/metrics` does).
-    public var handlerCounters: HandlerCounters
+    package var handlerCounters: HandlerCounters
 
-    public init(
+    package init(
         host: String = "127.0.0.1", port: UInt16 = 8080, maxBodyBytes: Int = 64 * 1024,
         connectionLimit: Int = 1024, perAddressConnectionLimit: Int = 64, idleTimeoutSeconds: Int = 30,
         headerTimeoutSeconds: Int = 10, requestTimeoutSeconds: Int = 30, maxQueryArguments: Int = 64,

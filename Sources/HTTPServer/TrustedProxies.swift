@@ -10,21 +10,21 @@
 ///
 /// `Forwarded` (RFC 7239) is not read: the proxies in front (`deploy/nginx.conf`) pass it on as the
 /// client sent it, so believing it would let a client choose its own address.
-public struct TrustedProxies: Sendable, Equatable {
+package struct TrustedProxies: Sendable, Equatable {
     /// The proxies' addresses in canonical form (`::ffff:10.0.0.2` is `10.0.0.2`).
-    public let addresses: Set<String>
+    package let addresses: Set<String>
 
     /// - Parameter addresses: numeric IP addresses of the proxies; anything else is ignored.
-    public init(_ addresses: [String] = []) {
+    package init(_ addresses: [String] = []) {
         self.addresses = Set(addresses.compactMap { IPAddress($0)?.description })
     }
 
     /// Whether `text` is a numeric IPv4 or IPv6 address, as a proxy's address must be.
-    public static func isAddress(_ text: String) -> Bool { IPAddress(text) != nil }
+    package static func isAddress(_ text: String) -> Bool { IPAddress(text) != nil }
 
     /// The client's address for a request from `peer` carrying `forwardedFor` headers: the
     /// canonical form of the right-most entry that is not a trusted proxy, or `peer` itself.
-    public func clientAddress(peer: String, forwardedFor: [String]) -> String {
+    package func clientAddress(peer: String, forwardedFor: [String]) -> String {
         guard !forwardedFor.isEmpty, let proxy = IPAddress(peer), addresses.contains(proxy.description) else {
             return peer
         }

@@ -7,7 +7,7 @@ import Synchronization
 /// time (a pooled connection's serial queue), which is what libpq requires. Statements are
 /// prepared once per SQL text, their `?N` parameters rewritten to PostgreSQL's `$N`, and every
 /// result is fetched in binary format.
-public final class PostgresConnection: SQLConnection {
+package final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
     /// Statements prepared on this connection so far: the next one's name. Never reused, so that a
@@ -37,11 +37,11 @@ public final class PostgresConnection: SQLConnection {
     }
     /// How many prepared statements a connection keeps at most.
     static let maxPreparedStatements = 256
-    public var dialect: SQLDialect { .postgresql }
+    package var dialect: SQLDialect { .postgresql }
 
     /// Connects to `url` (`postgresql://user:password@host:port/database?…`, or a libpq
     /// `key=value` string); libpq's `PG*` environment variables fill in what it leaves out.
-    public init(url: String, connectTimeoutSeconds: Int = 5) throws {
+    package init(url: String, connectTimeoutSeconds: Int = 5) throws {
         // Keywords before `dbname` are defaults: the URL expanded from `dbname` overrides them.
         let keywords = ["connect_timeout", "application_name", "client_encoding", "dbname"]
         let values = [String(connectTimeoutSeconds), "coordinatord", "UTF8", url]
@@ -66,7 +66,7 @@ public final class PostgresConnection: SQLConnection {
     /// connection times out, or it is still starting up) tries again for up to `waitSeconds`,
     /// calling `waiting` with each failure first. Any other failure (a refused login, an unknown
     /// database) throws at once, and so does the last one past the deadline.
-    public static func connect(
+    package static func connect(
         url: String, waitSeconds: Double, waiting: (PostgresError) -> Void = { _ in }
     ) throws -> PostgresConnection {
         let deadline = ContinuousClock.now + .milliseconds(Int(waitSeconds * 1000))
@@ -89,7 +89,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// True while the connection to the server is up, as far as libpq knows.
-    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// Runs `body` in a transaction: `COMMIT` if it returns, `ROLLBACK` if it throws. A statement
     /// that failed inside aborts the transaction even if `body` caught its error: then nothing
@@ -98,7 +98,7 @@ public final class PostgresConnection: SQLConnection {
     /// breaks before `COMMIT` was sent throws `TransactionNotBegun` (nothing committed); one that
     /// breaks during `COMMIT` throws `CommitUnconfirmed`, since the server may have committed
     /// before its answer was lost.
-    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
+    package func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
         (beginPending, openTransaction, beginFailure, committedWith, afterCommit) = (true, nil, nil, nil, [])
         defer { (beginPending, openTransaction, beginFailure, committedWith, afterCommit) = (false, nil, nil, nil, []) }
         do {
@@ -143,7 +143,7 @@ public final class PostgresConnection: SQLConnection {
     /// the transaction, and an id lost with the answer would leave its fate unknown) the statement,
     /// then `COMMIT` as usual. A division by zero (nothing changed) aborts the transaction: the
     /// `COMMIT` after it does nothing, and `transaction` rolls back.
-    public func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
+    package func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
         // Its fate is told by its server process ending, then `check`: only when that process is known.
         if beginPending, let check, serverProcess != 0 { return try beginAndCommit(sql, values, checkedBy: check) }
         guard let transaction = openTransaction, transaction != 0, !beginPending, committedWith == nil,
@@ -215,14 +215,14 @@ public final class PostgresConnection: SQLConnection {
     /// True when the server spoke on this connection while nothing was asked of it: it closed
     /// it, or is about to (its last message says why: terminated, shutting down, idle too long).
     /// Such a connection is not used again. A poll that does not wait.
-    public var closedByServer: Bool {
+    package var closedByServer: Bool {
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) != 0
     }
 
     /// Inside a transaction, queues `sql` to go with `COMMIT` (prepared now, so that it fails
     /// here if it is wrong); outside one, runs it.
-    public func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
+    package func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws {
         guard beginPending || openTransaction != nil else {
             PQclear(try perform(sql, values))
             return
@@ -294,7 +294,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// Reconnects a broken connection with the same parameters; prepared statements start afresh.
-    public func reconnect() throws {
+    package func reconnect() throws {
         prepared.removeAll()
         PQreset(handle)
         guard isHealthy else { throw connectionError(sql: nil) }
@@ -302,11 +302,11 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// The server's host, port and database, for logs.
-    public var location: String {
+    package var location: String {
         "postgresql://\(String(cString: PQhost(handle))):\(String(cString: PQport(handle)))/\(String(cString: PQdb(handle)))"
     }
 
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         if beginPending { try beginNow() }
         let result = PQexec(handle, sql)
         Self.countRoundTrip()
@@ -315,13 +315,13 @@ public final class PostgresConnection: SQLConnection {
     }
 
     @discardableResult
-    public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
+    package func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
         let result = try perform(sql, values)
         defer { PQclear(result) }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
-    public func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
+    package func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
         let result = try perform(sql, values)
         defer { PQclear(result) }
         let count = PQntuples(result)
@@ -333,7 +333,7 @@ public final class PostgresConnection: SQLConnection {
         return rows
     }
 
-    public func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
+    package func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
         let result = try perform(sql, values)
         defer { PQclear(result) }
         guard PQntuples(result) > 0 else { return nil }
@@ -486,9 +486,9 @@ public final class PostgresConnection: SQLConnection {
 
     /// Round trips to the server so far, by every `PostgresConnection` of this process (statements,
     /// pipelines, `BEGIN`/`COMMIT`; a statement's preparation is counted apart).
-    public static var roundTripsSent: Int { roundTrips.load(ordering: .relaxed) }
+    package static var roundTripsSent: Int { roundTrips.load(ordering: .relaxed) }
     /// Statements prepared so far, by every `PostgresConnection` of this process (one round trip each).
-    public static var statementsPrepared: Int { preparations.load(ordering: .relaxed) }
+    package static var statementsPrepared: Int { preparations.load(ordering: .relaxed) }
     private static let roundTrips = Atomic<Int>(0)
     private static let preparations = Atomic<Int>(0)
     private static func countRoundTrip() { roundTrips.add(1, ordering: .relaxed) }

@@ -13,12 +13,12 @@ import Glibc
 /// When the connection breaks it says so (`onStatus(false)`), reconnects (retrying every
 /// `retryInterval`) and listens again, then says so (`onStatus(true)`): notifications sent while
 /// it was away are lost, so the receiver catches up by reading what it watches.
-public final class PostgresListener: Sendable {
+package final class PostgresListener: Sendable {
     private let stopped = StopFlag()
 
     /// Starts listening at once (and keeps retrying if the database is down).
     /// - Parameter channel: a fixed identifier (a constant of the caller, never client input).
-    public init(
+    package init(
         url: String, channel: String, retryInterval: Duration = .milliseconds(500),
         onNotice: @escaping @Sendable (String) -> Void, onStatus: @escaping @Sendable (Bool) -> Void
     ) {
@@ -32,7 +32,7 @@ public final class PostgresListener: Sendable {
     }
 
     /// Stops listening within a quarter of a second; the thread closes its connection and ends.
-    public func stop() { stopped.value.store(true, ordering: .releasing) }
+    package func stop() { stopped.value.store(true, ordering: .releasing) }
 
     private static func run(
         url: String, channel: String, retryInterval: Duration, stopped: StopFlag,

@@ -4,21 +4,21 @@ import Store
 /// exactly once in its own transaction, recorded by scope and version in `schema_migrations`.
 /// Nodes starting together take turns through an advisory lock. Refuses a database that records
 /// a migration this build does not know.
-public struct PostgresMigrator: Sendable {
+package struct PostgresMigrator: Sendable {
     /// Every migration this build knows, in the order they apply.
-    public let migrations: [Migration]
+    package let migrations: [Migration]
 
     /// The advisory lock key migrations are applied under (any constant shared by all nodes).
     static let lockKey: Int64 = 0x636f_6f72_6469_6e61  // "coordina"
 
     /// A migrator for `migrations`.
-    public init(migrations: [Migration]) {
+    package init(migrations: [Migration]) {
         self.migrations = migrations
     }
 
     /// Applies what is missing and returns the migrations applied now.
     @discardableResult
-    public func migrate(_ connection: PostgresConnection) throws -> [Migration] {
+    package func migrate(_ connection: PostgresConnection) throws -> [Migration] {
         try connection.run("SELECT pg_advisory_lock(?1)", [.integer(Self.lockKey)])
         defer { _ = try? connection.run("SELECT pg_advisory_unlock(?1)", [.integer(Self.lockKey)]) }
         try connection.execute(
@@ -52,7 +52,7 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// The scopes, versions and names the database records as applied.
-    public func recorded(_ connection: PostgresConnection) throws -> [Migration.Key: String] {
+    package func recorded(_ connection: PostgresConnection) throws -> [Migration.Key: String] {
         let rows = try connection.query("SELECT scope, version, name FROM schema_migrations") {
             (Migration.Key(scope: $0.string(0), version: $0.int(1)), $0.string(2))
         }

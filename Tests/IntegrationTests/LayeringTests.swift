@@ -82,6 +82,21 @@ import Testing
     }
 
     /// The server is Linux-only: the manifest, the README and a build for another platform say so.
+    /// Modules no product ships (libmicrohttpd's face, the PostgreSQL store) are the package's
+    /// own: `package` access, so no app can come to depend on them (docs/architecture.md, "Modules").
+    @Test func modulesInNoProductDeclareNothingPublic() throws {
+        for module in ["HTTPServer", "PostgresStore"] {
+            let folder = Self.repository.appendingPathComponent("Sources/\(module)")
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let publicLines = text.split(separator: "\n").filter {
+                    $0.trimmingCharacters(in: .whitespaces).hasPrefix("public ") || $0.contains(" public ")
+                }
+                #expect(publicLines.isEmpty, "\(module)/\(file): \(publicLines.prefix(3))")
+            }
+        }
+    }
+
     @Test func theSupportedPlatformIsSaid() throws {
         let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(manifest.contains("// Supported: Linux only"))

@@ -19,7 +19,7 @@ extension ProblemType {
 }
 
 extension LinkRejection: ProblemError {
-    public var problem: Problem {
+    package var problem: Problem {
         let kind: ProblemType =
             switch self {
             case .unknown: .unknownLink

@@ -54,7 +54,7 @@ extension SessionError: ProblemError {
 }
 
 extension EventRejection: ProblemError {
-    public var problem: Problem {
+    package var problem: Problem {
         switch self {
         case .notTopScreen: Problem(.staleScreen, detail: detail)
         case .undeclaredEvent: Problem(.undeclaredEvent, detail: detail, extensions: ["errors": fieldErrors])
@@ -66,7 +66,7 @@ extension EventRejection: ProblemError {
 }
 
 extension EventThrottled: ProblemError {
-    public var problem: Problem {
+    package var problem: Problem {
         Problem(.throttled, detail: detail, headers: HTTPHeaders([("Retry-After", String(retryAfterSeconds))]))
     }
 }
