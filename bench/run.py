@@ -22,6 +22,7 @@ BENCH_SERVER_ARGS="--database-pool-size 4" adds arguments to every `serve` the b
 """
 import argparse, concurrent.futures, json, os, random, shlex, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 import live
+import durable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
@@ -46,7 +47,7 @@ def parse():
     parser.add_argument("--resident", type=int, default=100_000)
     parser.add_argument("--capped", type=int, default=200_000, help="stored sessions for the eviction run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the peer comparison (medians are printed)")
-    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal", "deploy-check", "live"], help="run one section only")
+    parser.add_argument("--only", choices=["navigation", "cold", "eviction", "postgresql", "peer", "journal", "deploy-check", "live", "durable"], help="run one section only")
     parser.add_argument("--streams", type=int, default=1000, help="live streams open for the latency and throughput runs")
     parser.add_argument("--idle-streams", type=int, default=10000, help="idle live streams to open for the memory run")
     parser.add_argument("--live-events", type=int, default=500, help="events whose frames the latency run times")
@@ -638,6 +639,8 @@ def main():
         results["peer"] = peer_comparison(work, options)
         # 9. Live streams: latency with 1,000 open, memory per idle stream, events/s with ÷ without.
         results["live"] = live.measure(globals(), work, options)
+        # 10. Beside durable C baselines (ours and ../shared/bench's), quiet and with a CPU hog.
+        results["durable"] = durable.measure(globals(), work, options)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(results, options)
@@ -855,6 +858,7 @@ def report(r, options):
     print_postgresql(r["postgresql"], options)
     print_peer(r["peer"], options)
     live.show(r["live"], options)
+    durable.show(r["durable"], options)
 
 
 # --only NAME: what to measure, and how to print it.
@@ -1019,6 +1023,7 @@ SECTIONS = {
     "journal": (journal, print_journal),
     "deploy-check": (deploy_check, lambda r, options: (print("\ndeploy check:"), print_deploy_check(r, options))),
     "live": (lambda work, options: live.measure(globals(), work, options), lambda r, options: live.show(r, options)),
+    "durable": (lambda work, options: durable.measure(globals(), work, options), durable.show),
 }
 
 

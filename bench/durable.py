@@ -1,0 +1,142 @@
+"""`make bench BENCH_ARGS="--only durable"` (and part of `make bench`): coordinatord beside durable
+C baselines on the toggle load (issue 52). Servers, alternated round by round with wrk
+(bench/toggle.lua, 16 connections each driving its own session through logIn/back):
+
+- `durable (ours)`: bench/durable_baseline.c, the least durable work per event (one writer, group
+  commit, WAL with synchronous=FULL, an answer only after COMMIT); sizes matched to coordinatord's
+  answer, stored snapshot and journal entry;
+- `durable (reference)`: ../shared/bench/durable_baseline.c, the outside instrument, when present
+  (ours must agree with it within 10 %);
+- `fixed`: bench/baseline.c, an answer without a database (the HTTP layer's limit);
+- `coordinatord` on SQLite, journal on.
+
+Printed: events/s, CPU µs per event (the server process, user + system), p50/p99, each beside
+durable (ours), as medians over the rounds; quiet, then beside a CPU hog (two busy loops)."""
+import os, signal, sqlite3, statistics, subprocess, time
+
+SHARED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "shared", "bench")
+
+
+def measure(run, work, options):
+    """`run` is bench/run.py's globals (its Server, helpers and paths)."""
+    build, root = run["BUILD"], run["ROOT"]
+    flags = subprocess.check_output(["pkg-config", "--cflags", "--libs", "libmicrohttpd", "sqlite3"], text=True).split()
+    subprocess.check_call(["gcc", "-O2", "-o", os.path.join(build, "durable_baseline"),
+                           os.path.join(root, "bench", "durable_baseline.c"), "-lpthread", *flags])
+    reference = os.path.join(SHARED, "durable_baseline.c")
+    if os.path.exists(reference):
+        subprocess.check_call(["gcc", "-O2", "-o", os.path.join(build, "reference_durable"), reference, "-lpthread", *flags])
+    connections = 16
+
+    # coordinatord first: its sizes are what the baselines store and answer.
+    server = run["Server"](os.path.join(work, "durable-coordinatord.sqlite"))
+    sessions = os.path.join(work, "durable-coordinatord.txt")
+    run["signed_out_sessions"](server.base, connections, sessions)
+    probe = run["Client"](server.base)
+    answer = len(__import__("json").dumps(probe.send("logIn"), separators=(",", ":")))
+    probe.send("back")
+    db = sqlite3.connect(os.path.join(work, "durable-coordinatord.sqlite"))
+    state = int(db.execute("SELECT avg(length(snapshot)) FROM sessions").fetchone()[0])
+    journal = int(db.execute(
+        "SELECT avg(length(payload) + length(redacted) + length(event) + coalesce(length(snapshot), 0) + 48) FROM session_journal"
+    ).fetchone()[0] or 0)
+    db.close()
+    sizes = {"answer": answer, "state": state, "journal": journal}
+
+    servers = {"coordinatord": (server.process, server.port, sessions)}
+    processes = []
+
+    def start_own():
+        port = run["free_port"]()
+        path = os.path.join(work, "durable-own.sqlite")
+        process = subprocess.Popen([os.path.join(build, "durable_baseline"), str(port), path, str(connections), str(state),
+                                    str(answer), str(journal), "2"], stdout=subprocess.PIPE, text=True)
+        lines = [process.stdout.readline() for _ in range(connections)]
+        assert process.stdout.readline().strip() == "ready"
+        listed = os.path.join(work, "durable-own.txt")
+        with open(listed, "w") as f: f.writelines(lines)
+        return process, port, listed
+
+    def start_reference():
+        port = run["free_port"]()
+        path = os.path.join(work, "durable-reference.sqlite")
+        process = subprocess.Popen([os.path.join(build, "reference_durable"), "-p", str(port), "-d", path, "-b", str(state),
+                                    "-a", str(answer), "-j", str(journal), "-n", str(connections), "-t", "2"],
+                                   stdout=subprocess.PIPE, text=True)
+        lines = [process.stdout.readline() for _ in range(connections)]
+        listed = os.path.join(work, "durable-reference.txt")
+        with open(listed, "w") as f: f.writelines(lines)
+        run["first_200"](port)
+        return process, port, listed
+
+    def start_fixed():
+        port = run["free_port"]()
+        process = subprocess.Popen([os.path.join(build, "baseline"), str(port), str(answer), "2"], stdout=subprocess.PIPE, text=True)
+        process.stdout.readline()
+        return process, port, os.path.join(work, "durable-own.txt")
+
+    servers["durable (ours)"] = start_own()
+    if os.path.exists(os.path.join(build, "reference_durable")):
+        servers["durable (reference)"] = start_reference()
+    servers["fixed"] = start_fixed()
+    processes = [servers[name][0] for name in servers if name != "coordinatord"]
+
+    def rounds(label, hog):
+        hogs = [subprocess.Popen(["python3", "-c", "while True: pass"]) for _ in range(2)] if hog else []
+        runs = {name: [] for name in servers}
+        try:
+            for round_number in range(options.rounds):
+                names = list(servers)
+                names = names[round_number % len(names):] + names[:round_number % len(names)]
+                for name in names:
+                    process, port, listed = servers[name]
+                    runs[name].append(wrk(run, process.pid, port, listed, connections, options.seconds))
+        finally:
+            for h in hogs: h.kill(); h.wait()
+        return {name: {key: statistics.median(r[key] for r in results) for key in results[0]} for name, results in runs.items()}
+
+    try:
+        result = {"sizes": sizes, "quiet": rounds("quiet", False), "hog": rounds("hog", True)}
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+            try: process.wait(timeout=10)
+            except subprocess.TimeoutExpired: process.kill()
+        server.stop()
+    return result
+
+
+def wrk(run, pid, port, listed, connections, seconds):
+    before = run["cpu_seconds"](pid)
+    output = subprocess.check_output(
+        ["wrk", "-t", str(connections), "-c", str(connections), "-d", f"{seconds}s", "--latency",
+         "-s", os.path.join(run["ROOT"], "bench", "toggle.lua"), f"http://127.0.0.1:{port}"],
+        text=True, env=dict(os.environ, SESSIONS_FILE=listed))
+    after = run["cpu_seconds"](pid)
+    requests = int(next(line for line in output.splitlines() if "requests in" in line).split()[0])
+    rate = float(next(line for line in output.splitlines() if line.startswith("Requests/sec")).split()[1])
+    last = next(line for line in output.splitlines() if line.startswith("refused")).split()
+    cpu = (after[0] - before[0] + after[1] - before[1]) * 1e6 / max(1, requests)
+    return {"rps": rate, "cpu_us": cpu, "p50_ms": int(last[3]) / 1000, "p99_ms": int(last[5]) / 1000, "refused": int(last[1])}
+
+
+def show(result, options):
+    sizes = result["sizes"]
+    print(f"\n## The toggle load beside durable C baselines (wrk, 16 connections, {options.rounds} rounds of {options.seconds} s, medians)")
+    print(f"sizes matched to coordinatord: answer {sizes['answer']} B, stored state {sizes['state']} B, journal entry {sizes['journal']} B")
+    for label in ("quiet", "hog"):
+        rows = result[label]
+        own = rows["durable (ours)"]
+        print(f"\n{label}:" if label == "quiet" else "\nbeside a CPU hog (two busy loops):")
+        print("| server | events/s | ÷ durable | CPU µs/event | ÷ durable | p50 ms | p99 ms | ÷ durable | refused |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, r in rows.items():
+            print(f"| {name} | {r['rps']:,.0f} | {r['rps'] / own['rps']:.2f} | {r['cpu_us']:.1f} | {r['cpu_us'] / own['cpu_us']:.2f}× "
+                  f"| {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['p99_ms'] / max(own['p99_ms'], 1e-6):.2f}× | {r['refused']:.0f} |")
+        if "durable (reference)" in rows:
+            reference = rows["durable (reference)"]
+            print(f"ours ÷ reference: events/s {own['rps'] / reference['rps']:.2f}, CPU {own['cpu_us'] / reference['cpu_us']:.2f} (must agree within 10 %)")
+    quiet, hog = result["quiet"], result["hog"]
+    ratio = lambda rows: rows["coordinatord"]["rps"] / rows["durable (ours)"]["rps"]
+    print(f"\ncoordinatord ÷ durable, events/s: quiet {ratio(quiet):.2f}, beside the hog {ratio(hog):.2f} "
+          f"({ratio(hog) / ratio(quiet):.2f} of quiet; target: within 20 %)")
