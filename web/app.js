@@ -254,7 +254,10 @@ function renderScreen(screen, stack, layer) {
   if (stack.length > 1) card.append(el("div", { class: "crumbs" }, stack.map(s => titleOf(s.name)).join(" › ")));
   const nav = el("div", { class: "nav" });
   if (screen.events.includes("back")) nav.append(button("‹ Back", "back", {}, "secondary"));
-  nav.append(el("h1", {}, titleOf(screen.name)));
+  // An alert without a title shows its message and choices only: its screen's name means
+  // nothing to a user (a stack's screen falls back to it, as the crumbs do).
+  const heading = layer.presentation === "alert" ? look.title : titleOf(screen.name);
+  if (heading) nav.append(el("h1", {}, heading));
   // A sheet closes with its cross; an alert only through its own choices.
   if (screen.events.includes("dismiss") && layer.presentation !== "alert") {
     nav.append(button("✕", "dismiss", {}, "secondary close", "Close"));

@@ -6,7 +6,9 @@ public protocol Coordinator: Codable, Equatable, Sendable {
     /// coordinator that never finishes. Its parent reads it with `ChildOutput.as(_:)`.
     associatedtype Output: Sendable = Never
 
-    /// The stable name its snapshots are stored under.
+    /// The stable name its snapshots are stored under. By default the type's name without its
+    /// `Coordinator` suffix (`CheckoutCoordinator` → `Checkout`). Declare it before renaming the
+    /// type, so that stored sessions still find it.
     static var typeName: String { get }
     /// Bump when the encoded state changes shape; older snapshots are then upgraded by `migrate`,
     /// or, when it gives nothing, fall back to a fresh start.
@@ -52,6 +54,8 @@ public protocol Coordinator: Codable, Equatable, Sendable {
 }
 
 extension Coordinator {
+    /// The type's name without its `Coordinator` suffix (`CheckoutCoordinator` → `Checkout`).
+    public static var typeName: String { TypeNames.derived(from: Self.self, dropping: "Coordinator", lowerFirst: false) }
     /// Version 1 unless a coordinator says otherwise.
     public static var schemaVersion: Int { 1 }
     /// No migration unless a coordinator declares one: an older snapshot falls back to a fresh start.

@@ -21,7 +21,9 @@
 public protocol ScreenType: Sendable {
     associatedtype Props: Codable & Sendable = NoProps
     associatedtype Output: ScreenOutput = NoOutput
-    /// The name clients see (`search`); unique within an app.
+    /// The name clients see (`search`); unique within an app. By default the type's name without
+    /// its `Screen` suffix, its first word lower-cased (`SearchScreen` → `search`, `SignUpEmailScreen`
+    /// → `signUpEmail`). Declare it to keep a wire name when you rename the type.
     static var name: String { get }
     /// One line for the catalog.
     static var summary: String { get }
@@ -30,6 +32,8 @@ public protocol ScreenType: Sendable {
 }
 
 extension ScreenType {
+    /// The type's name without its `Screen` suffix, lower camel case (`SearchScreen` → `search`).
+    public static var name: String { TypeNames.derived(from: Self.self, dropping: "Screen", lowerFirst: true) }
     /// No summary.
     public static var summary: String { "" }
     /// Nothing declared: the client derives titles and labels from names.
