@@ -8,8 +8,9 @@
  * connection and queues the event; it never waits for a commit. One writer thread takes every
  * queued event, runs them in one transaction (per event: read the session's row, check token and
  * top screen, write the new version with a state blob of STATE_BYTES, and with JOURNAL_BYTES > 0 a
- * journal row of that size), commits (one sync for the batch), then resumes each connection with
- * its answer. A failed batch is rolled back and answered 503.
+ * journal row of that size), commits (one sync for the batch), then resumes each connection; its
+ * worker renders the answer (the writer, which every event waits for, does no more than it must).
+ * A failed batch is rolled back and answered 503.
  *
  * The session's stack is s1 (firstRun) or s1 and sN (login); logIn on s1 pushes a new sN (ids are
  * never reused), back on sN pops it. A stale tap is 409 with the current state, a wrong token 401.
@@ -32,8 +33,8 @@ typedef struct Event {
     int screen;            /* the screen id the tap names (sN), 0 when it names none */
     int log_in;            /* logIn (1) or back (0) */
     int status;            /* the answer, once the writer decided it */
-    char *answer;
-    size_t answer_length;
+    long long version;     /* the session as the answer shows it (rendered by the worker, not the writer) */
+    int depth, top;
     struct Event *next;
 } Event;
 
@@ -63,21 +64,24 @@ static void random_hex(char *out, size_t bytes) {
     for (size_t i = 0; i < bytes; i++) sprintf(out + 2 * i, "%02x", raw[i]);
 }
 
-/* The State as coordinatord shapes it (the fields both load generators read), padded to ANSWER_BYTES. */
-static void render(Event *e, long long version, int depth, int top) {
-    char text[4096];
-    int n = snprintf(text, sizeof text,
+/* The State as coordinatord shapes it (the fields both load generators read), padded to
+ * ANSWER_BYTES, into `text` (4 KiB); returns its length. Run by the worker that answers. */
+static int render(char *text, size_t size, const Event *e) {
+    long long version = e->version;
+    int depth = e->depth, top = e->top;
+    int n = snprintf(text, size,
         "{\"id\":\"%s\",\"stack\":[{\"presentation\":\"root\",\"screens\":[{\"events\":[\"signUp\",\"logIn\"],\"id\":\"s1\","
         "\"name\":\"firstRun\",\"props\":{}}", e->session);
     if (depth == 2)
-        n += snprintf(text + n, sizeof text - n,
+        n += snprintf(text + n, size - n,
             ",{\"events\":[\"submit\",\"signUp\",\"back\"],\"id\":\"s%d\",\"name\":\"login\",\"props\":{\"email\":\"\",\"error\":null}}", top);
-    n += snprintf(text + n, sizeof text - n, "]}],\"top\":\"s%d\",\"user\":null,\"version\":%lld,\"pad\":\"", depth == 2 ? top : 1, version);
-    while (n < answer_bytes - 2 && n < (int)sizeof text - 3) text[n++] = ' ';
-    n += snprintf(text + n, sizeof text - n, "\"}");
-    e->answer = malloc((size_t)n);
-    memcpy(e->answer, text, (size_t)n);
-    e->answer_length = (size_t)n;
+    n += snprintf(text + n, size - n, "]}],\"top\":\"s%d\",\"user\":null,\"version\":%lld,\"pad\":\"", depth == 2 ? top : 1, version);
+    if (answer_bytes - 2 > n && (size_t)answer_bytes < size - 3) {
+        memset(text + n, ' ', (size_t)(answer_bytes - 2 - n));
+        n = answer_bytes - 2;
+    }
+    n += snprintf(text + n, size - n, "\"}");
+    return n;
 }
 
 /* One event inside the writer's transaction; 0 when a statement failed (the batch is rolled back). */
@@ -87,34 +91,38 @@ static int apply(Event *e) {
     int step = sqlite3_step(select_row);
     if (step == SQLITE_DONE) { e->status = 404; return 1; }
     if (step != SQLITE_ROW) return 0;
-    if (strcmp((const char *)sqlite3_column_text(select_row, 0), e->token) != 0) { e->status = 401; return 1; }
+    int token_ok = strcmp((const char *)sqlite3_column_text(select_row, 0), e->token) == 0;
     long long version = sqlite3_column_int64(select_row, 1);
     int depth = sqlite3_column_int(select_row, 2), top = sqlite3_column_int(select_row, 3), next = sqlite3_column_int(select_row, 4);
+    sqlite3_reset(select_row);  /* the read ends before the write: no statement left open over the commit */
+    if (!token_ok) { e->status = 401; return 1; }
     int shown = depth == 2 ? top : 1;
     if (e->screen != shown || (e->log_in ? depth != 1 : depth != 2)) {
         e->status = e->screen != shown ? 409 : 422;
-        render(e, version, depth, top);
+        e->version = version; e->depth = depth; e->top = top;
         return 1;
     }
     if (e->log_in) { depth = 2; top = next++; } else { depth = 1; }
     version++;
-    sqlite3_reset(update_row);
     sqlite3_bind_int64(update_row, 1, version);
     sqlite3_bind_int(update_row, 2, depth);
     sqlite3_bind_int(update_row, 3, top);
     sqlite3_bind_int(update_row, 4, next);
     sqlite3_bind_blob(update_row, 5, state_blob, state_bytes, SQLITE_STATIC);
     sqlite3_bind_text(update_row, 6, e->session, -1, SQLITE_STATIC);
-    if (sqlite3_step(update_row) != SQLITE_DONE) return 0;
+    int updated = sqlite3_step(update_row);
+    sqlite3_reset(update_row);
+    if (updated != SQLITE_DONE) return 0;
     if (journal_bytes > 0) {
-        sqlite3_reset(insert_journal);
         sqlite3_bind_text(insert_journal, 1, e->session, -1, SQLITE_STATIC);
         sqlite3_bind_int64(insert_journal, 2, version);
         sqlite3_bind_blob(insert_journal, 3, journal_blob, journal_bytes, SQLITE_STATIC);
-        if (sqlite3_step(insert_journal) != SQLITE_DONE) return 0;
+        int inserted = sqlite3_step(insert_journal);
+        sqlite3_reset(insert_journal);
+        if (inserted != SQLITE_DONE) return 0;
     }
     e->status = 200;
-    render(e, version, depth, top);
+    e->version = version; e->depth = depth; e->top = top;
     return 1;
 }
 
@@ -132,7 +140,7 @@ static void *writer(void *unused) {
         ok = ok && sqlite3_exec(writer_db, "COMMIT", 0, 0, 0) == SQLITE_OK;
         if (!ok) {
             sqlite3_exec(writer_db, "ROLLBACK", 0, 0, 0);
-            for (Event *e = batch; e; e = e->next) { free(e->answer); e->answer = NULL; e->status = 503; }
+            for (Event *e = batch; e; e = e->next) e->status = 503;
         } else {
             commits++;
         }
@@ -166,23 +174,18 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     if (request->event) {  /* resumed: the writer decided */
         Event *e = request->event;
         enum MHD_Result result;
-        if (e->status == 200 || e->status == 409) {
-            char *body = e->answer;
-            if (e->status == 409) {
-                size_t size = e->answer_length + 128;
-                body = malloc(size);
-                int n = snprintf(body, size, "{\"type\":\"urn:coordinatord:problem:stale-screen\",\"status\":409,\"state\":%.*s}",
-                                 (int)e->answer_length, e->answer);
-                result = answer(connection, 409, body, (size_t)n);
-                free(body);
-            } else {
-                result = answer(connection, 200, body, e->answer_length);
-            }
+        char text[4096];
+        if (e->status == 200) {
+            result = answer(connection, 200, text, (size_t)render(text, sizeof text, e));
+        } else if (e->status == 409) {
+            int n = snprintf(text, sizeof text, "{\"type\":\"urn:coordinatord:problem:stale-screen\",\"status\":409,\"state\":");
+            n += render(text + n, sizeof text - (size_t)n - 2, e);
+            text[n++] = '}';
+            result = answer(connection, 409, text, (size_t)n);
         } else {
             static const char problem[] = "{\"type\":\"urn:coordinatord:problem:refused\",\"status\":0}";
             result = answer(connection, e->status, problem, sizeof problem - 1);
         }
-        free(e->answer);
         free(e);
         request->event = NULL;
         return result;
