@@ -245,6 +245,8 @@ extension SessionService {
                 throw UserUnconfirmed()
             }
         }
+        // The request's trace, for the effects the event stores (their runs continue it).
+        let trace = Traced.carrier()
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
             var ran = ran
             // `open` of what the session shows already changes nothing: no version, no entry.
@@ -254,7 +256,7 @@ extension SessionService {
                 ran.unchanged = true
                 return ran
             }
-            ran.journalListing = try self.store(ran, of: request, current: current, now: now, connection)
+            ran.journalListing = try self.store(ran, of: request, current: current, now: now, trace: trace, connection)
             return ran
         }
         // Once a run tried to read (or write), the rounds after a preparation skip the attempts
@@ -381,7 +383,7 @@ extension SessionService {
     /// from (or `ResidentCopyOutdated`), the sessions it ended, and the answer for its key. Returns
     /// the journal listing it knows stored (SQLite), which the next event need not store again.
     private func store(
-        _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64,
+        _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64, trace: [String: String],
         _ connection: any SQLConnection
     ) throws -> JournalListings.Listed? {
         var listing: JournalListings.Listed?
@@ -443,7 +445,7 @@ extension SessionService {
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
         try JournalErasure.request(ran.outcome.erasedMentions, connection, now: now)
-        try EffectSQL.insert(ran.outcome.effects, session: request.sessionID, connection, now: now)
+        try EffectSQL.insert(ran.outcome.effects, session: request.sessionID, trace: trace, connection, now: now)
         if let delivery = request.event.delivery {
             // The result becomes this event once, however many nodes ran the effect.
             guard

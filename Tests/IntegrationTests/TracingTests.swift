@@ -62,12 +62,15 @@ import Testing
         // A registration's password work and its welcome (an effect after the commit) are spans too.
         try await Journey.expect200(client.send("next", ["email": "traced@example.com"]))
         try await Journey.expect200(client.send("next", ["password": Journey.password]))
-        try await Journey.expect200(client.send("finish", ["displayName": "Traced"]))
+        let finished = try await client.send("finish", ["displayName": "Traced"])
+        try Journey.expect200(finished)
+        let finishTrace = try #require(finished.headers["traceparent"]?.split(separator: "-").dropFirst().first.map(String.init))
         try await waitUntil("the password work's and the effect's spans") {
             let names = Self.spans(collector).compactMap { $0["name"] as? String }
             return names.contains("prepare: password work") && names.contains("effect sendWelcome")
         }
         let effect = try #require(Self.spans(collector).first { $0["name"] as? String == "effect sendWelcome" })
+        #expect(effect["traceId"] as? String == finishTrace, "the effect's run continues the trace of the event that asked")
         #expect((effect["kind"] as? Int) == 3 || (effect["kind"] as? String)?.contains("CLIENT") == true, "\(effect)")
         try await server.stop()
     }

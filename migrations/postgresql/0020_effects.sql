@@ -18,6 +18,8 @@ CREATE TABLE effects (
     lease_until bigint NOT NULL DEFAULT 0,
     last_error text,
     outcome text,
+    -- The trace of the event that asked (`traceparent`, JSON), which its runs continue; NULL untraced.
+    trace text,
     created_at bigint NOT NULL,
     finished_at bigint
 );

@@ -17,6 +17,8 @@ CREATE TABLE effects (
     lease_until INTEGER NOT NULL DEFAULT 0,
     last_error TEXT,
     outcome TEXT,
+    -- The trace of the event that asked (`traceparent`, JSON), which its runs continue; NULL untraced.
+    trace TEXT,
     created_at INTEGER NOT NULL,
     finished_at INTEGER
 ) STRICT;

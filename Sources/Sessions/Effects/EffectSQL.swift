@@ -13,6 +13,8 @@ struct ClaimedEffect: Sendable {
     let request: JSONValue
     /// This run's number: 1 for the first.
     let attempt: Int
+    /// The trace of the event that asked (`Traced.carrier()`), which the run continues.
+    let trace: [String: String]
 }
 
 /// The statements of the effects' outbox (migration 20): written with an event's commit, leased
@@ -22,20 +24,23 @@ enum EffectSQL {
     /// Stores `effects`, asked for by an event of `session` (on that event's connection): due now.
     /// Returns their ids.
     @discardableResult
-    static func insert(_ effects: [RequestedEffect], session: String, _ connection: any SQLConnection, now: Int64) throws
-        -> [String]
-    {
-        try effects.map { effect in
+    static func insert(
+        _ effects: [RequestedEffect], session: String, trace: [String: String] = [:], _ connection: any SQLConnection, now: Int64
+    ) throws -> [String] {
+        let traceText: SQLValue =
+            trace.isEmpty
+            ? .null : .text(String(decoding: JSONValue.object(trace.mapValues(JSONValue.string)).serialized(), as: UTF8.self))
+        return try effects.map { effect in
             let id = Tokens.random(bytes: 16)
             try connection.run(
                 """
-                INSERT INTO effects (id, session_id, coordinators, name, request, due_at, created_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+                INSERT INTO effects (id, session_id, coordinators, name, request, due_at, created_at, trace)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)
                 """,
                 [
                     .text(id), .text(session), .text(effect.coordinators.map(String.init).joined(separator: ",")),
                     .text(effect.name),
-                    .text(String(decoding: effect.request.serialized(), as: UTF8.self)), .integer(now),
+                    .text(String(decoding: effect.request.serialized(), as: UTF8.self)), .integer(now), traceText,
                 ])
             return id
         }
@@ -54,14 +59,16 @@ enum EffectSQL {
             WHERE id IN (
                 SELECT id FROM effects WHERE state = 'pending' AND due_at <= ?3 AND lease_until <= ?3
                 ORDER BY due_at LIMIT ?4\(skipLocked))
-            RETURNING id, session_id, coordinators, name, request, attempts
+            RETURNING id, session_id, coordinators, name, request, attempts, trace
             """,
             [.text(owner), .integer(leaseUntil), .integer(now), .int(limit)]
         ) { row in
             ClaimedEffect(
                 id: row.string(0), session: row.string(1),
                 coordinators: row.string(2).split(separator: ",").compactMap { Int($0) }, name: row.string(3),
-                request: (try? JSONValue.parse(Array(row.string(4).utf8))) ?? .null, attempt: row.int(5))
+                request: (try? JSONValue.parse(Array(row.string(4).utf8))) ?? .null, attempt: row.int(5),
+                trace: row.optionalString(6).flatMap { try? JSONValue.parse(Array($0.utf8)).objectValue }?
+                    .compactMapValues(\.stringValue) ?? [:])
         }
     }
 

@@ -82,7 +82,8 @@ extension SessionService {
         let attempt = EffectAttempt(idempotencyKey: effect.id, number: effect.attempt, session: effect.session)
         do {
             let result = try await Traced.span(
-                "effect \(effect.name)", ofKind: .client, attributes: ["effect.id": effect.id, "effect.attempt": "\(effect.attempt)"]
+                "effect \(effect.name)", ofKind: .client, continuing: effect.trace,
+                attributes: ["effect.id": effect.id, "effect.attempt": "\(effect.attempt)"]
             ) {
                 try await Self.withinLease(configuration.effectLeaseSeconds) { try await handler.run(effect.request, attempt) }
             }

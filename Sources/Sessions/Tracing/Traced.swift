@@ -1,3 +1,4 @@
+import Instrumentation
 import Synchronization
 import Tracing
 
@@ -24,6 +25,30 @@ package enum Traced {
         }
     }
 
+    /// The current span's context as W3C headers (`traceparent`, …), to continue its trace
+    /// elsewhere (an effect run later, on any node); empty when tracing is off.
+    package static func carrier() -> [String: String] {
+        guard enabled, let context = ServiceContext.current else { return [:] }
+        var headers: [String: String] = [:]
+        InstrumentationSystem.instrument.inject(context, into: &headers, using: DictionaryInjector())
+        return headers
+    }
+
+    /// `body` in a span `name` of kind `kind` whose parent is the context `carrier` holds (see
+    /// `carrier()`), or a new trace when it holds none.
+    package static func span<T>(
+        _ name: String, ofKind kind: SpanKind, continuing carrier: [String: String], attributes: [String: String] = [:],
+        _ body: () async throws -> T
+    ) async rethrows -> T {
+        guard enabled else { return try await body() }
+        var context = ServiceContext.topLevel
+        InstrumentationSystem.instrument.extract(carrier, into: &context, using: DictionaryExtractor())
+        return try await withSpan(name, context: context, ofKind: kind) { span in
+            for (key, value) in attributes { span.attributes[key] = value }
+            return try await body()
+        }
+    }
+
     /// `body` in a span `name`, synchronously (on the task that runs it).
     package static func span<T>(_ name: String, attributes: [String: String] = [:], _ body: () throws -> T) rethrows -> T {
         guard enabled else { return try body() }
@@ -32,4 +57,12 @@ package enum Traced {
             return try body()
         }
     }
+}
+
+struct DictionaryInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) { carrier[key] = value }
+}
+
+struct DictionaryExtractor: Extractor {
+    func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
 }
