@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorServer
 import Foundation
 
 /// The sample app's own settings: `serve` takes each as a flag or a `COORDINATORD_*` variable.
@@ -17,10 +18,5 @@ struct SampleAppSettings: ParsableArguments, Sendable {
     }
 
     /// `welcomeWebhook` as a URL, when it is an http(s) one.
-    var welcomeURL: URL? {
-        guard let welcomeWebhook, let url = URL(string: welcomeWebhook), ["http", "https"].contains(url.scheme ?? ""),
-            url.host != nil
-        else { return nil }
-        return url
-    }
+    var welcomeURL: URL? { URL(serviceSetting: welcomeWebhook) }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorServer
 import Foundation
 import Navigation
 
@@ -59,10 +60,5 @@ public struct ShopSettings: ParsableArguments, Sendable {
     }
 
     /// `paymentService` as a URL, when it is an http(s) one.
-    var paymentURL: URL? {
-        guard let paymentService, let url = URL(string: paymentService), ["http", "https"].contains(url.scheme ?? ""),
-            url.host != nil
-        else { return nil }
-        return url
-    }
+    var paymentURL: URL? { URL(serviceSetting: paymentService) }
 }
