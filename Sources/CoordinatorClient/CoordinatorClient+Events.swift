@@ -58,9 +58,11 @@ extension CoordinatorSession {
         struct Carried: Decodable {
             var token: String?
             var deviceToken: String?
+            var linkDropped: DroppedLink?
         }
         let new = try Self.decodeState(response)
         let carried = (try? JSONDecoder().decode(Carried.self, from: response.body)) ?? Carried()
+        droppedLink = carried.linkDropped
         if carried.token != nil || carried.deviceToken != nil {
             var credentials = self.credentials
             if let token = carried.token { credentials.session = SessionCredentials(id: session.id, token: token) }

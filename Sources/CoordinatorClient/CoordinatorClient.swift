@@ -46,6 +46,10 @@ public actor CoordinatorSession {
     public internal(set) var state: SessionState?
     /// The credentials as last loaded or saved.
     public internal(set) var credentials = Credentials()
+    /// The link the last event's answer said it dropped (a link kept across sign-in that could no
+    /// longer be opened: the post was deleted meanwhile), for the shell to tell its user; nil when
+    /// the last answer dropped none.
+    public internal(set) var droppedLink: DroppedLink?
     var cachedCatalog: Catalog?
     private var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     private var busy = false

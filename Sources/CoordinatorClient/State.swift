@@ -11,6 +11,14 @@ public struct ScreenID: RawRepresentable, Hashable, Sendable, Codable, CustomStr
     public var description: String { rawValue }
 }
 
+/// A link the session kept (opened before sign-in, say) that an event could no longer open, and why.
+public struct DroppedLink: Sendable, Hashable, Codable {
+    public var link: String
+    public var reason: String
+
+    public init(link: String, reason: String) { (self.link, self.reason) = (link, reason) }
+}
+
 /// A session's State (README's REST contract): who is signed in, the layers shown, and the one
 /// screen that accepts events now. A shell renders it as it is; it never navigates by itself.
 public struct SessionState: Sendable, Hashable, Codable {

@@ -30,6 +30,24 @@ import Testing
         let opened = try await client.start(at: "/posts/\(postID)")
         #expect(opened.topScreen?.name == "post")
         #expect(opened.link == "/posts/\(postID)")
+        #expect(await client.droppedLink == nil)
+    }
+
+    /// A cold start at a post that does not exist, signed out: the session is created there (its
+    /// existence is checked once signed in), and the sign-in's answer says the link was dropped.
+    @Test func aLinkDroppedAtSignInIsTheClientsToTell() async throws {
+        let server = try await ServerProcess.start()
+        var author = try await SessionClient.create(port: server.port)
+        try await Journey.register(&author, email: "dropper@example.com", displayName: "Dropper")
+        let client = ClientHarness(port: server.port).client
+        let first = try await client.start(at: "/posts/999999")
+        #expect(first.topScreen?.name == "login")
+        _ = try await client.send("submit", payload: ["email": "dropper@example.com", "password": .string(Steps.password)])
+        #expect(await client.state?.topScreen?.name == "timeline")
+        #expect(await client.droppedLink?.link == "/posts/999999")
+        _ = try await client.send("compose")
+        #expect(await client.droppedLink == nil, "said once, by the answer that dropped it")
+        try await server.stop()
     }
 
     @Test func theReadmeJourneyThroughTheClient() async throws {
