@@ -48,6 +48,22 @@ public struct ServedApp: Sendable {
         self.environment = environment
     }
 
+    /// An app whose events' environment needs nothing built at start: `eventEnvironment` makes
+    /// each event's from what the event brings, by name (`event.connection`, `event.passwords`,
+    /// `event.request`).
+    public init(
+        name: String, navigation: NavigationApp, migrations: @escaping @Sendable (SQLDialect) throws -> [Migration],
+        eventEnvironment: @escaping @Sendable (EventScope) -> Environment
+    ) {
+        self.init(
+            name: name, navigation: navigation, migrations: migrations,
+            environment: { _ in
+                { connection, passwords, request in
+                    eventEnvironment(EventScope(connection: connection, passwords: passwords, request: request))
+                }
+            })
+    }
+
     /// An app with settings of its own: `Settings` declares them with `@Option` (or `@Flag`), as
     /// coordinatord declares its own. `serve` accepts each on its command line and as a
     /// `COORDINATORD_*` variable (`--registrations-per-minute` ← `COORDINATORD_REGISTRATIONS_PER_MINUTE`),
@@ -103,6 +119,17 @@ public struct ServedApp: Sendable {
             throw StartupError(description: message + " (`serve --help` lists the app's options)")
         }
     }
+}
+
+/// What one event brings to its environment: the connection it commits on (bind your models to
+/// it, so their writes commit with the session), the password work prepared for it, the request.
+public struct EventScope {
+    /// The connection the event commits on.
+    public let connection: any SQLConnection
+    /// Password hashes and checks prepared outside the commit (`PreparedPasswords`).
+    public let passwords: PreparedPasswords
+    /// The client's address, the time, its `Device-Token`.
+    public let request: RequestInfo
 }
 
 /// The settings of an app that declares none.

@@ -27,5 +27,5 @@ public enum Greeter {
 
     public static let served = ServedApp(
         name: "greeter", navigation: navigation, migrations: { try migrations(for: $0) },
-        environment: { _ in { connection, _, _ in environment(connection) } })
+        eventEnvironment: { event in environment(event.connection) })
 }
