@@ -225,10 +225,12 @@ enum JournalSQL {
     }
 
     /// Deletes session `id`'s journal (the session was deleted, or a user it named), its listings
-    /// among them (`listings` hears of it first). Call it before deleting the session's row,
-    /// which names the newest entry.
+    /// among them (`listings` hears of it first), and its finished effects (their requests and
+    /// results are part of what it showed; pending ones still run once, as promised). Call it
+    /// before deleting the session's row, which names the newest entry.
     static func delete(_ connection: any SQLConnection, session id: String, listings: JournalListings) throws {
         listings.willDelete()
+        try connection.run("DELETE FROM effects WHERE session_id = ?1 AND state <> 'pending'", [.text(id)])
         try connection.run("DELETE FROM session_journal WHERE id IN (\(walk(from: head)) SELECT id FROM walk)", [.text(id)])
         try connection.run("UPDATE sessions SET journal_head = NULL WHERE id = ?1", [.text(id)])
         try connection.run("DELETE FROM journal_heads WHERE session_id = ?1", [.text(id)])

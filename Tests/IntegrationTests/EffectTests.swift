@@ -84,6 +84,11 @@ import Testing
         // Nothing left to run.
         #expect(try await Self.runEffects(server) == 0)
         #expect(relay.received.count == 1)
+        // A deleted session takes its finished effects (the user's e-mail in the request) along.
+        let deleted = try await TestHTTP.request(
+            port: server.port, "DELETE", "/v1/sessions/\(client.id)", headers: ["Authorization": "Bearer \(client.token)"])
+        #expect(deleted.status == 204)
+        #expect(try await Self.effects(database).isEmpty)
         try await server.stop()
     }
 
