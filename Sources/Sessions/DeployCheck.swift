@@ -27,6 +27,10 @@ package struct DeployCheckReport: Sendable {
     /// Replayed events whose model writes (statements and rows changed) differ from those the
     /// journal recorded, one line each (entries from before the journal recorded writes are not compared).
     package var writesDiffer: [String] = []
+    /// Effects not run yet, by name; and those of them this build has no handler for (they would
+    /// fail at their next run: a deploy that drops a handler while its effects wait).
+    package var pendingEffects: [String: Int] = [:]
+    package var unhandledEffects: [String: Int] = [:]
     /// Journaled events that cannot be replayed here, by reason.
     package var notReplayable: [String: Int] = [:]
     /// Sessions whose journal chain is damaged (an entry names itself or a newer one as the one
@@ -64,6 +68,12 @@ package struct DeployCheckReport: Sendable {
             lines.append("damaged journals (not replayed): \(damagedJournals.count)")
             lines += damagedJournals.prefix(50).map { "  " + $0 }
         }
+        lines.append("effects pending: \(pendingEffects.values.reduce(0, +))")
+        lines += pendingEffects.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+        if !unhandledEffects.isEmpty {
+            lines.append("effects pending that this build has no handler for (they would fail): \(unhandledEffects.values.reduce(0, +))")
+            lines += unhandledEffects.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -82,6 +92,8 @@ package struct DeployCheckReport: Sendable {
             "writesDiffer": .array(writesDiffer.map(JSONValue.string)),
             "notReplayable": .object(notReplayable.mapValues(JSONValue.int)),
             "damagedJournals": .array(damagedJournals.map(JSONValue.string)),
+            "pendingEffects": .object(pendingEffects.mapValues(JSONValue.int)),
+            "unhandledEffects": .object(unhandledEffects.mapValues(JSONValue.int)),
         ]
     }
 }
@@ -106,10 +118,15 @@ package struct DeployCheck: Sendable {
     /// rolls back), replayed flows run their model writes there, each session's in a transaction
     /// rolled back at its end, so an event that writes (a post, a borrow) is replayed too and the
     /// live data is never touched; without it, such events are counted as not replayable.
-    package func run(on connection: any SQLConnection, sample: Int, scratch: (any SQLConnection)? = nil) async throws
-        -> DeployCheckReport
-    {
+    /// - Parameter handled: the names of the effects this build has handlers for.
+    package func run(
+        on connection: any SQLConnection, sample: Int, scratch: (any SQLConnection)? = nil, handled: Set<String> = []
+    ) async throws -> DeployCheckReport {
         var report = DeployCheckReport()
+        for (name, count) in try EffectSQL.pendingByName(connection) {
+            report.pendingEffects[name] = count
+            if !handled.contains(name) { report.unhandledEffects[name] = count }
+        }
         var after = ""
         while true {
             let rows = try connection.query(

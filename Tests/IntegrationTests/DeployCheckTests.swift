@@ -203,6 +203,22 @@ import Testing
         #expect(tallies == 6, "the replays' writes never reach the live data")
     }
 
+    /// Effects still waiting when a build without their handler would take over are named, and
+    /// stop the deploy (they would fail at their next run).
+    @Test func pendingEffectsThisBuildCannotRunStopTheDeploy() async throws {
+        let (database, _) = try await Self.databaseOfToday(.sqlite)
+        let clean = try await Self.check(database, variant: "v1")
+        #expect(clean.status == 0 && clean.output.contains("effects pending: 0\n"), "\(clean.output)")
+        _ = try StoredData.open(database).run(
+            """
+            INSERT INTO effects (id, session_id, coordinators, name, request, due_at, created_at)
+            VALUES ('e1', 's', '1', 'retiredEffect', '{}', 0, 0), ('e2', 's', '1', 'retiredEffect', '{}', 0, 0)
+            """, [])
+        let checked = try await Self.check(database, variant: "v1")
+        #expect(checked.status == 2, "\(checked.output)")
+        #expect(checked.output.contains("effects pending that this build has no handler for (they would fail): 2\n  retiredEffect: 2"))
+    }
+
     /// A journal whose chain loops (an entry naming itself as the one before) is reported as
     /// damaged and the check ends; the server's own reads of that history end too.
     @Test(arguments: Backend.allCases) func aLoopingJournalIsReportedAndEveryWalkEnds(backend: Backend) async throws {

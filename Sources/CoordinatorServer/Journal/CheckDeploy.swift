@@ -34,8 +34,9 @@ struct CheckDeploy: AppCommand {
         let hasher = PasswordHasher(operations: 2, memoryBytes: 19 * 1024 * 1024)
         let passwords = PasswordHashPool(hasher: hasher, concurrency: 1, maxQueued: 4)
         defer { passwords.close() }
-        let environment = try app.environment(
-            AppStartup(passwordHasher: hasher, environment: ProcessEnvironment.current, settings: app.parseSettings([])))
+        let startup = AppStartup(passwordHasher: hasher, environment: ProcessEnvironment.current, settings: try app.parseSettings([]))
+        let environment = try app.environment(startup)
+        let handled = Set(try app.effectHandlers(startup).entries.keys)
         let flows = FlowRunner(
             app: app.navigation, passwords: passwords, passwordJobsPerClient: 4, maxSnapshotBytes: Int.max,
             environment: environment)
@@ -43,9 +44,10 @@ struct CheckDeploy: AppCommand {
         let scratch = try openScratch(from: connection)
         defer { scratch?.remove() }
         let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(
-            on: connection, sample: sample, scratch: scratch?.connection)
+            on: connection, sample: sample, scratch: scratch?.connection, handled: handled)
         print(json ? String(decoding: report.json.serialized(), as: UTF8.self) : report.text)
-        if report.lostCount > 0 { throw ExitCode(2) }
+        // Sessions that would start over, or effects that would fail: stop the deploy.
+        if report.lostCount > 0 || !report.unhandledEffects.isEmpty { throw ExitCode(2) }
     }
 
     /// A connection that cannot write: an SQLite file opened read-only, or a PostgreSQL session
