@@ -91,11 +91,9 @@ import Testing
         let phone = ClientHarness(port: port)
         try await phone.client.start()
         try await Steps.register(phone.client, email: "restart-live@example.com")
-        // The tablet's waits are real but short, and the first one brings the server back.
-        let tablet = try await Self.secondDevice(of: phone, port: port) { _ in
-            try await restarter.restartOnce()
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // The tablet's first wait brings the server back (it returns once the server listens),
+        // so its next attempt connects: no wall-clock wait.
+        let tablet = try await Self.secondDevice(of: phone, port: port) { _ in try await restarter.restartOnce() }
         let streams = RecordingStreams()
         let reader = Reader(tablet.client.live(transport: streams))
         try await phone.client.send("compose")
@@ -148,7 +146,8 @@ import Testing
     @Test func aSilentConnectionIsGivenUpAndReopened() async throws {
         // Heartbeats a minute apart, a client that waits 1 s: the silence ends the connection.
         let server = try await ServerProcess.start(arguments: ["--stream-heartbeat", "60"])
-        let phone = ClientHarness(port: server.port) { _ in try await Task.sleep(for: .milliseconds(20)) }
+        // Its waits return at once: the server is up, so the reopened stream connects.
+        let phone = ClientHarness(port: server.port)
         try await phone.client.start()
         let reader = Reader(phone.client.live(idleTimeout: .seconds(1)))
         try await waitUntil("the silent stream to be reopened") { reader.reconnects >= 1 }

@@ -135,15 +135,11 @@ enum EffectSQL {
             """, [.integer(before), .int(limit)])
     }
 
-    /// The effects pending now, by name (for `check-deploy`).
+    /// The effects pending now, by name (for `check-deploy` and `POST /test/effects`).
     static func pendingByName(_ connection: any SQLConnection) throws -> [(name: String, count: Int)] {
         try connection.query("SELECT name, count(*) FROM effects WHERE state = 'pending' GROUP BY name", []) {
             (name: $0.string(0), count: $0.int(1))
         }
     }
 
-    /// The effects pending now (for `/metrics`' gauge and the tests).
-    static func pendingCount(_ connection: any SQLConnection) throws -> Int {
-        try connection.queryFirst("SELECT count(*) FROM effects WHERE state = 'pending'", []) { $0.int(0) } ?? 0
-    }
 }

@@ -67,7 +67,7 @@ extension SessionService {
 
     /// Effects not finished yet.
     package func pendingEffects() async throws -> Int {
-        try await read(EffectSQL.pendingCount)
+        try await read(EffectSQL.pendingByName).reduce(0) { $0 + $1.count }
     }
 
     /// One run of `effect`'s handler: its result (or its final failure) is delivered; a failure
