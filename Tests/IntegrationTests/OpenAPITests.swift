@@ -84,9 +84,10 @@ import Testing
     }
 
     /// The shape of the app's document, as issue 21 asked for it: each screen its own schema, the
-    /// State's screens a `oneOf` by `name`, each event request typed with its payload, `user` a
-    /// nullable named `User`, a flat `EventAnswer`, no anonymous inline objects, a `default`
-    /// response everywhere, `ETag` on 409/412, `X-Request-Id`, and a relative server.
+    /// State's screens a `oneOf` by `name`, each sharing `ScreenBase`, each event request typed with
+    /// its payload (one request per screen where screens send different payloads), `user` a
+    /// nullable named `User`, `EventAnswer` a `State` and its extras, no anonymous inline objects,
+    /// a `default` response everywhere, `ETag` on 409/412, `X-Request-Id`, and a relative server.
     @Test func theAppDocumentTypesScreensAndEvents() async throws {
         let server = try await ServerProcess.start()
         let catalog = try await TestHTTP.request(port: server.port, "GET", "/v1/screens")
@@ -107,9 +108,13 @@ import Testing
             mapping = union["discriminator"]["mapping"]
             assert sorted(mapping) == sorted(s["name"] for s in catalog["screens"]), mapping
             for screen in catalog["screens"]:
-                schema = schemas[pascal(screen["name"]) + "Screen"]
+                # Every screen is the base every screen shares (id, name) and its own content.
+                whole = schemas[pascal(screen["name"]) + "Screen"]
                 assert mapping[screen["name"]].endswith("/" + pascal(screen["name"]) + "Screen")
+                assert [target(part) for part in whole["allOf"]] == ["ScreenBase", pascal(screen["name"]) + "ScreenContent"], whole
+                schema = schemas[target(whole["allOf"][1])]
                 assert schema["properties"]["name"]["enum"] == [screen["name"]]
+                assert "id" not in schema["properties"]
                 props = schemas[target(schema["properties"]["props"])]
                 assert [p["name"] for p in screen["props"]] == list(props.get("properties", {})), (screen["name"], props)
                 required = [p["name"] for p in screen["props"] if not p["optional"]]
@@ -121,7 +126,8 @@ import Testing
                         nullable = nullable or "null" in schemas.get(declared.get("$ref", "/").split("/")[-1], {}).get("type", [])
                         assert nullable, (screen["name"], field, declared)
             # The timeline's posts are a list of a named item schema, its author a named object.
-            timeline = schemas[target(schemas["TimelineScreen"]["properties"]["props"])]
+            assert schemas["ScreenBase"]["required"] == ["id", "name"], schemas["ScreenBase"]
+            timeline = schemas[target(schemas["TimelineScreenContent"]["properties"]["props"])]
             posts = timeline["properties"]["posts"]
             assert posts["type"] == "array", posts
             post = schemas[target(posts["items"])]
@@ -131,13 +137,27 @@ import Testing
             events = schemas["Event"]["discriminator"]["mapping"]
             declared = {e["name"] for s in catalog["screens"] for e in s["events"]} | {e["name"] for e in catalog["systemEvents"]}
             assert set(events) == declared, (sorted(events), sorted(declared))
-            login_submit = schemas[events["submit"].split("/")[-1]]["properties"]["payload"]
-            payloads = [schemas[target(p)] for p in login_submit.get("oneOf", [login_submit])]
-            assert any(set(p["properties"]) == {"email", "password"} and p["additionalProperties"] is False for p in payloads), payloads
+            # An event whose payload differs by screen is one request schema per screen: `submit`
+            # on login takes credentials only, on compose a post's text only.
+            submit = schemas[events["submit"].split("/")[-1]]
+            assert sorted(target(m) for m in submit["oneOf"]) == ["ComposeSubmitEvent", "LoginSubmitEvent", "SignUpFormSubmitEvent"], submit
+            login_submit = schemas["LoginSubmitEvent"]
+            assert login_submit["description"].endswith("screen login."), login_submit
+            credentials = schemas[target(login_submit["properties"]["payload"])]
+            assert set(credentials["properties"]) == {"email", "password"} and credentials["additionalProperties"] is False, credentials
+            assert target(schemas["ComposeSubmitEvent"]["properties"]["payload"]) == "PostText"
+            # One payload on every screen that sends the event: one request schema, no union.
+            assert "oneOf" not in schemas[events["back"].split("/")[-1]]
+            for name, schema in schemas.items():
+                if "oneOf" in schema and name not in ("Screen", "Event", "Layer", "StreamFrame"):
+                    assert all(target(m).endswith("Event") for m in schema["oneOf"]), name
             # The defects of issue 21.
             assert schemas["State"]["properties"]["user"] == {"$ref": "#/components/schemas/User"}
             assert schemas["User"]["type"] == ["object", "null"] and schemas["User"]["required"] == ["id", "displayName"]
-            assert "allOf" not in schemas["EventAnswer"] and "token" in schemas["EventAnswer"]["properties"]
+            # The answer is the State and what the event gave besides (no member of State repeated).
+            assert [target(part) for part in schemas["EventAnswer"]["allOf"]] == ["State", "EventAnswerExtras"]
+            assert set(schemas["EventAnswerExtras"]["properties"]) == {"token", "deviceToken", "linkDropped"}
+            assert "ScreenContent" not in schemas
             assert [target(m) for m in schemas["Layer"]["oneOf"]] == ["StackLayer", "TabsLayer"]
             assert document["servers"][0]["url"] == "/"
             responses = document["components"]["responses"]

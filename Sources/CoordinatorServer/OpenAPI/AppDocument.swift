@@ -50,6 +50,8 @@ enum AppDocument {
         let replaced: [String: YAMLNode] = ["Screen": schemas.screenUnion, "Event": schemas.eventRequest]
         var body: [String] = []
         for (name, schemaLines) in generic {
+            // Each of the app's screens has its own content schema instead.
+            if name == "ScreenContent" { continue }
             if let replacement = replaced[name] {
                 body += YAMLNode.map([(name, replacement)]).lines(indent: 4)
             } else {

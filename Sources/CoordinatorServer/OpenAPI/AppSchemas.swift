@@ -26,66 +26,92 @@ struct AppSchemas {
         var screenNames: [String] = []
         for screen in screens { screenNames.append(allocate(Self.pascal(screen.name) + "Screen")) }
         var union: [(String, String)] = []
-        var requests: [String: [ValueSchema]] = [:]
-        var eventOrder: [String] = []
-        func declare(_ event: String, _ payload: ValueSchema) {
-            if requests[event] == nil { eventOrder.append(event) }
-            if !(requests[event] ?? []).contains(payload) { requests[event, default: []].append(payload) }
-        }
+        var requests = EventRequests()
         for (screen, name) in zip(screens, screenNames) {
-            let props = schema(screen.schemas.props, nullable: false, preferred: Self.pascal(screen.name) + "Props", byType: false)
-            let events = screen.events.map(\.name) + SystemEvent.all.map(\.name)
-            let eventNames: YAMLNode = .map([("type", .string("string")), ("enum", .list(events.map(YAMLNode.string)))])
-            let eventList: YAMLNode = .map([
-                ("type", .string("array")),
-                ("description", .string("The events this screen accepts now (only the top screen has any).")),
-                ("items", eventNames),
-            ])
-            let properties: [(String, YAMLNode)] = [
-                ("id", .map([("type", .string("string"))])),
-                ("name", .map([("type", .string("string")), ("enum", .list([.string(screen.name)]))])),
-                ("props", props), ("events", eventList),
-            ]
-            let summary = screen.summary.isEmpty ? "The screen \(screen.name)." : screen.summary
-            let body: [(String, YAMLNode)] = [
-                ("type", .string("object")), ("description", .string(summary)),
-                ("required", .list(["id", "name", "props", "events"].map(YAMLNode.string))),
-                ("properties", .map(properties)),
-            ]
-            schemas.append((name, .map(body)))
+            // `ScreenBase` (id and name) and the screen's own members: a client reads any screen's
+            // id through the base, and `name` tells it which content the rest is.
+            let content = allocate(name + "Content")
+            schemas.append((name, .map([
+                ("description", .string(screen.summary.isEmpty ? "The screen \(screen.name)." : screen.summary)),
+                ("allOf", .list([.ref("ScreenBase"), .ref(content)])),
+            ])))
+            append(content) { schemas in
+                let props = schemas.schema(
+                    screen.schemas.props, nullable: false, preferred: Self.pascal(screen.name) + "Props", byType: false)
+                let events = screen.events.map(\.name) + SystemEvent.all.map(\.name)
+                let eventList: YAMLNode = .map([
+                    ("type", .string("array")),
+                    ("description", .string("The events this screen accepts now (only the top screen has any).")),
+                    ("items", .map([("type", .string("string")), ("enum", .list(events.map(YAMLNode.string)))])),
+                ])
+                return .map([
+                    ("type", .string("object")), ("description", .string("What the screen \(screen.name) holds besides its id.")),
+                    ("required", .list(["name", "props", "events"].map(YAMLNode.string))),
+                    ("properties", .map([
+                        ("name", .map([("type", .string("string")), ("enum", .list([.string(screen.name)]))])),
+                        ("props", props), ("events", eventList),
+                    ])),
+                ])
+            }
             union.append((screen.name, name))
             for event in screen.events {
-                declare(event.name, screen.schemas.payloads[event.name] ?? .object("", event.fields))
+                requests.declare(event.name, screen.schemas.payloads[event.name] ?? .object("", event.fields), on: screen.name)
             }
         }
         // `open` (a link) is a system event only of apps that declare links.
         let systemEvents = app.links.isEmpty ? SystemEvent.all : SystemEvent.all + [SystemEvent.open]
-        for event in systemEvents { declare(event.name, .object("", event.fields)) }
+        for event in systemEvents { requests.declare(event.name, .object("", event.fields), on: nil) }
 
         var eventUnion: [(String, String)] = []
-        for event in eventOrder {
+        for (event, variants) in requests.events {
             let name = allocate(Self.pascal(event) + "Event")
-            var payloads: [(YAMLNode, Bool)] = []
-            for payload in requests[event] ?? [] {
-                payloads.append(
-                    (schema(payload, nullable: false, preferred: Self.pascal(event) + "Payload", byType: true), payload.hasRequiredMember))
+            if variants.count == 1 {
+                append(name) { $0.request(event, variants[0]) }
+            } else {
+                // One request schema per payload, named after the (first) screen that sends it, so a
+                // client builds the one its top screen takes: `submit` on `login` is a `LoginSubmitEvent`.
+                append(name) { schemas in
+                    let members = variants.map { variant in
+                        let member = schemas.allocate(Self.pascal(variant.screens.first ?? event) + Self.pascal(event) + "Event")
+                        schemas.append(member) { $0.request(event, variant) }
+                        return YAMLNode.ref(member)
+                    }
+                    return .map([
+                        ("description", .string(
+                            "The event \(event), whose payload depends on the screen: one schema per screen (each says which).")),
+                        ("oneOf", .list(members)),
+                    ])
+                }
             }
-            let payload: YAMLNode = payloads.count == 1 ? payloads[0].0 : .map([("oneOf", .list(payloads.map { $0.0 }))])
-            let required = ["screen", "event"] + (payloads.allSatisfy { $0.1 } ? ["payload"] : [])
-            let properties: [(String, YAMLNode)] = [
-                ("screen", .map([("type", .string("string")), ("description", .string("The id of the top screen."))])),
-                ("event", .map([("type", .string("string")), ("enum", .list([.string(event)]))])),
-                ("payload", payload),
-            ]
-            let body: [(String, YAMLNode)] = [
-                ("type", .string("object")), ("description", .string("The event \(event) of the top screen.")),
-                ("required", .list(required.map(YAMLNode.string))), ("properties", .map(properties)),
-            ]
-            schemas.append((name, .map(body)))
             eventUnion.append((event, name))
         }
         screenUnion = Self.union(union, on: "name", "A screen of the app; `name` tells which.")
         eventRequest = Self.union(eventUnion, on: "event", "An event of the top screen; `event` tells which.")
+    }
+
+    /// Appends the schema `name`, made by `make`, before those `make` adds (the schemas it holds).
+    private mutating func append(_ name: String, _ make: (inout AppSchemas) -> YAMLNode) {
+        let index = schemas.count
+        schemas.append((name, .map([])))
+        schemas[index] = (name, make(&self))
+    }
+
+    /// The request schema of `event` as `variant`'s screens send it.
+    private mutating func request(_ event: String, _ variant: EventRequests.Variant) -> YAMLNode {
+        let payload = schema(variant.payload, nullable: false, preferred: Self.pascal(event) + "Payload", byType: true)
+        let required = ["screen", "event"] + (variant.payload.hasRequiredMember ? ["payload"] : [])
+        let properties: [(String, YAMLNode)] = [
+            ("screen", .map([("type", .string("string")), ("description", .string("The id of the top screen."))])),
+            ("event", .map([("type", .string("string")), ("enum", .list([.string(event)]))])),
+            ("payload", payload),
+        ]
+        let whose = variant.screens.isEmpty
+            ? "The system event \(event) (any top screen)."
+            : "The event \(event) of the top screen " + variant.screens.joined(separator: ", ") + "."
+        return .map([
+            ("type", .string("object")), ("description", .string(whose)),
+            ("required", .list(required.map(YAMLNode.string))), ("properties", .map(properties)),
+        ])
     }
 
     /// `Screen`: one of the app's screens, by `name`.
@@ -178,6 +204,29 @@ struct AppSchemas {
         let joined = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         guard let first = joined.first else { return "Value" }
         return first.isLetter ? joined : "V" + joined
+    }
+}
+
+/// The event requests an app's screens declare: per event, in the order first declared, each
+/// distinct payload with the screens that send it.
+private struct EventRequests {
+    struct Variant {
+        let payload: ValueSchema
+        /// The screens that send it; none for a system event.
+        var screens: [String]
+    }
+    private(set) var events: [(name: String, variants: [Variant])] = []
+
+    mutating func declare(_ event: String, _ payload: ValueSchema, on screen: String?) {
+        guard let index = events.firstIndex(where: { $0.name == event }) else {
+            events.append((event, [Variant(payload: payload, screens: screen.map { [$0] } ?? [])]))
+            return
+        }
+        if let variant = events[index].variants.firstIndex(where: { $0.payload == payload }) {
+            if let screen { events[index].variants[variant].screens.append(screen) }
+        } else {
+            events[index].variants.append(Variant(payload: payload, screens: screen.map { [$0] } ?? []))
+        }
     }
 }
 

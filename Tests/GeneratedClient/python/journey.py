@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(package)))
 from sample_client import AuthenticatedClient, Client  # noqa: E402
 from sample_client.api.sessions import create_session, get_session, post_event, delete_session  # noqa: E402
 from sample_client.models import (  # noqa: E402
-    CreateSession, LogInEvent, LogInEventEvent, SubmitEvent, SubmitEventEvent, Credentials, ComposeEvent, ComposeEventEvent, BackEvent, BackEventEvent, Problem, ProblemType, OpenEvent,
+    CreateSession, LogInEvent, LogInEventEvent, LoginSubmitEvent, LoginSubmitEventEvent, Credentials, ComposeEvent, ComposeEventEvent, BackEvent, BackEventEvent, Problem, ProblemType, OpenEvent,
     OpenEventEvent, OpenPayload, State, StreamEnded)
 
 folder = tempfile.mkdtemp()
@@ -41,10 +41,12 @@ try:
     stale = post_event.sync(session_id, client=client, body=LogInEvent(screen=top, event=LogInEventEvent.LOGIN))
     problem(stale, 409, "stale-screen")
     top = answer.top
-    # 200: a wrong password is a screen with its error, not an HTTP error.
-    answer = post_event.sync(session_id, client=client, body=SubmitEvent(
-        screen=top, event=SubmitEventEvent.SUBMIT, payload=Credentials(email="nobody@example.com", password="wrong password 1234")))
+    # 200: a wrong password is a screen with its error, not an HTTP error. `submit` on the login
+    # screen is a request type of its own, whose payload can only be credentials.
+    answer = post_event.sync(session_id, client=client, body=LoginSubmitEvent(
+        screen=top, event=LoginSubmitEventEvent.SUBMIT, payload=Credentials(email="nobody@example.com", password="wrong password 1234")))
     assert answer.top == top
+    assert LoginSubmitEvent.__annotations__["payload"] in ("Credentials", Credentials), LoginSubmitEvent.__annotations__
     # 422: an event the top screen does not accept.
     problem(post_event.sync(session_id, client=client, body=ComposeEvent(screen=top, event=ComposeEventEvent.COMPOSE)),
             422, "undeclared-event")

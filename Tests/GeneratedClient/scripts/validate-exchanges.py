@@ -6,7 +6,11 @@ Each line of EXCHANGES is one request and its answer (method, path, headers, bod
 responseHeaders, responseBody), as the generated-client walk and CoordinatorTesting's LiveServer
 record them. Every request and every response is validated with openapi-core against DOCUMENT,
 made strict first: an object schema that names its properties and says nothing of others gets
-`additionalProperties: false`, so a member the document does not declare fails.
+`additionalProperties: false`, so a member the document does not declare fails. A schema made of
+parts (`allOf` of objects: a screen's `ScreenBase` and its content, `EventAnswer`'s `State` and
+extras) is merged into one object first, so each part's strictness does not refuse its siblings'
+members; what the merge changes in meaning is nothing (the same members, each with all its parts'
+constraints).
 """
 import json
 import sys
@@ -14,6 +18,26 @@ import sys
 import yaml
 from openapi_core import Config, OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
+
+
+def merged(schemas):
+    """Each component schema that is an `allOf` of objects, as one object with all their members."""
+    def resolve(node):
+        return schemas[node["$ref"].split("/")[-1]] if "$ref" in node else node
+    def merge(name, schema):
+        parts = [resolve(part) for part in schema["allOf"]]
+        parts = [merge(None, part) if "allOf" in part else part for part in parts]
+        if not all(part.get("type") == "object" for part in parts):
+            sys.exit(f"{name}: an allOf of other than objects; teach this script to merge it")
+        properties, required = {}, []
+        for part in parts:
+            for member, member_schema in part.get("properties", {}).items():
+                # A member in two parts keeps both constraints (`name`: a string, and this screen's).
+                properties[member] = {"allOf": [properties[member], member_schema]} if member in properties else member_schema
+            required += [member for member in part.get("required", []) if member not in required]
+        kept = {key: value for key, value in schema.items() if key != "allOf"}
+        return dict(kept, type="object", required=required, properties=properties)
+    return {name: merge(name, schema) if "allOf" in schema else schema for name, schema in schemas.items()}
 
 
 def strict(node):
@@ -31,7 +55,9 @@ def strict(node):
 
 def main():
     document, exchanges = sys.argv[1], sys.argv[2]
-    spec = strict(yaml.safe_load(open(document)))
+    spec = yaml.safe_load(open(document))
+    spec["components"]["schemas"] = merged(spec["components"]["schemas"])
+    spec = strict(spec)
     # Problems are JSON too (RFC 9457); a live stream's body is text (its frames are the
     # document's `StreamFrame`s, which the walks decode with the generated types).
     config = Config(extra_media_type_deserializers={

@@ -22,30 +22,33 @@ typealias Schemas = Components.Schemas
 
         // Sign-up: three steps, typed payloads; the last signs in and rotates the token.
         try await walk.send { .signUp(.init(screen: $0, event: .signUp)) }
-        try await walk.send { .next(.init(screen: $0, event: .next, payload: .EmailField(.init(email: "ada@example.com")))) }
+        // `next` takes the payload of the screen it is sent from: each screen's request is a type of its own.
+        try await walk.send { .next(.SignUpEmailNextEvent(.init(screen: $0, event: .next, payload: .init(email: "ada@example.com")))) }
         try await walk.send {
-            .next(.init(screen: $0, event: .next, payload: .PasswordField(.init(password: "correct horse battery staple"))))
+            .next(.SignUpPasswordNextEvent(.init(screen: $0, event: .next, payload: .init(password: "correct horse battery staple"))))
         }
         let anonymous = walk.bearer.token.withLock { $0 }
         let signedUp = try await walk.send {
             .finish(.init(screen: $0, event: .finish, payload: .init(displayName: "Ada")))
         }
-        #expect(signedUp.token != nil && walk.bearer.token.withLock { $0 } != anonymous)
+        #expect(signedUp.value2.token != nil && walk.bearer.token.withLock { $0 } != anonymous)
         #expect(walk.state.user?.displayName == "Ada")
 
         // Compose a post; the timeline's props are typed: posts with their author.
         try await walk.send { .compose(.init(screen: $0, event: .compose)) }
-        try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .PostText(.init(text: "Hello, coordinators!")))) }
+        try await walk.send { .submit(.ComposeSubmitEvent(.init(screen: $0, event: .submit, payload: .init(text: "Hello, coordinators!")))) }
         guard case .timeline(let timeline) = walk.top else { Issue.record("after posting: \(walk.top)"); return }
-        let post = try #require(timeline.props.posts.first)
+        // Any screen's id and name through the base its schema shares with every other screen.
+        #expect(timeline.value1.id == walk.state.top && timeline.value1.name == "timeline")
+        let post = try #require(timeline.value2.props.posts.first)
         #expect(post.text == "Hello, coordinators!" && post.author.displayName == "Ada")
-        #expect(timeline.props.nextCursor == nil)
+        #expect(timeline.value2.props.nextCursor == nil)
 
         // If-Match with the current ETag applies (the runtime percent-encodes it: the server decodes it).
         try await walk.send(ifMatch: walk.etag) { .openPost(.init(screen: $0, event: .openPost, payload: .init(postId: post.id))) }
         #expect(walk.recorder.lastRequest.withLock { $0[.init("If-Match")!] }?.contains("%22") == true)
         guard case .post(let shown) = walk.top else { Issue.record("after openPost: \(walk.top)"); return }
-        #expect(shown.props.post.text == "Hello, coordinators!")
+        #expect(shown.value2.props.post.text == "Hello, coordinators!")
 
         // A stale tap: the post screen is gone once the author opens; its 409 carries the State, adopted.
         let postScreen = walk.state.top
@@ -76,22 +79,22 @@ typealias Schemas = Components.Schemas
         let top = walk.state.top
         let first = try await walk.send(key: key) { _ in .selectTab(.init(screen: top, event: .selectTab, payload: .init(tab: "profile"))) }
         let retried = try await walk.send(key: key) { _ in .selectTab(.init(screen: top, event: .selectTab, payload: .init(tab: "profile"))) }
-        #expect(retried.version == first.version && retried.top == first.top)
+        #expect(retried.value1.version == first.value1.version && retried.value1.top == first.value1.top)
         guard case .profile = walk.top else { Issue.record("profile tab: \(walk.top)"); return }
 
         // Sign out (the token rotates, `user` is null), log in again, change the password.
         try await walk.send { .openSettings(.init(screen: $0, event: .openSettings)) }
-        #expect(try await walk.send { .signOut(.init(screen: $0, event: .signOut)) }.token != nil)
+        #expect(try await walk.send { .signOut(.init(screen: $0, event: .signOut)) }.value2.token != nil)
         #expect(walk.state.user == nil)
         try await walk.send { .logIn(.init(screen: $0, event: .logIn)) }
         let credentials = Schemas.Credentials(email: "ada@example.com", password: "correct horse battery staple")
-        #expect(try await walk.send { .submit(.init(screen: $0, event: .submit, payload: .Credentials(credentials))) }.token != nil)
+        #expect(try await walk.send { .submit(.LoginSubmitEvent(.init(screen: $0, event: .submit, payload: credentials))) }.value2.token != nil)
         #expect(walk.state.user?.displayName == "Ada")
         try await walk.send { .selectTab(.init(screen: $0, event: .selectTab, payload: .init(tab: "profile"))) }
         try await walk.send { .openSettings(.init(screen: $0, event: .openSettings)) }
         try await walk.send { .changePassword(.init(screen: $0, event: .changePassword)) }
         let change = Schemas.PasswordChange(currentPassword: "correct horse battery staple", newPassword: "a brand new passphrase 2026")
-        #expect(try await walk.send { .save(.init(screen: $0, event: .save, payload: .PasswordChange(change))) }.token != nil)
+        #expect(try await walk.send { .save(.ChangePasswordSaveEvent(.init(screen: $0, event: .save, payload: change))) }.value2.token != nil)
 
         // Delete the account: the token rotates once more and the session starts over signed out.
         try await walk.send { .deleteAccount(.init(screen: $0, event: .deleteAccount)) }
@@ -99,12 +102,50 @@ typealias Schemas = Components.Schemas
         let deleted = try await walk.send {
             .confirm(.init(screen: $0, event: .confirm, payload: .init(password: "a brand new passphrase 2026")))
         }
-        #expect(deleted.token != nil && walk.state.user == nil)
+        #expect(deleted.value2.token != nil && walk.state.user == nil)
         let final = try await walk.client.getSession(path: .init(id: walk.id))
         guard case .ok(let ok) = final, case .firstRun = Walk.top(of: try ok.body.json.stack) else {
             Issue.record("final state: \(final)")
             return
         }
+    }
+}
+
+/// Links and every problem kind a walk can provoke, each read as the generated `Problem` with its
+/// `type` the generated enum: a link opened (`link` in the answer's State), an unknown link (404),
+/// an event the top screen does not take (422), a stale tap (409), a dead token (401), a session
+/// of another token (404).
+@Suite struct ProblemsAndLinksTests {
+    typealias Kind = Schemas.Problem._TypePayload
+
+    @Test func linksAndTypedProblemsWithTheGeneratedClient() async throws {
+        let server = try Server()
+        var walk = try await Walk(server.url)
+        let firstRun = walk.state.top
+
+        let opened = try await walk.send { .open(.init(screen: $0, event: .open, payload: .init(link: "/signup"))) }
+        #expect(opened.value1.link == "/signup" && walk.state.top != firstRun)
+
+        func problem(_ body: Components.Responses.NotFound.Body) throws -> Kind { try body.applicationProblemJson._type }
+        let unknown = try await walk.client.postEvent(
+            path: .init(id: walk.id), body: .json(.open(.init(screen: walk.state.top, event: .open, payload: .init(link: "/nowhere")))))
+        #expect(try problem(unknown.notFound.body) == .urn_colon_coordinatord_colon_problem_colon_unknownLink)
+
+        let undeclared = try await walk.client.postEvent(
+            path: .init(id: walk.id), body: .json(.compose(.init(screen: walk.state.top, event: .compose))))
+        #expect(try undeclared.unprocessableContent.body.applicationProblemJson._type == .urn_colon_coordinatord_colon_problem_colon_undeclaredEvent)
+
+        let stale = try await walk.client.postEvent(
+            path: .init(id: walk.id), body: .json(.logIn(.init(screen: firstRun, event: .logIn))))
+        #expect(try stale.conflict.body.applicationProblemJson._type == .urn_colon_coordinatord_colon_problem_colon_staleScreen)
+
+        let other = try await Walk(server.url)
+        let foreign = try await walk.client.getSession(path: .init(id: other.id))
+        #expect(try problem(foreign.notFound.body) == .urn_colon_coordinatord_colon_problem_colon_sessionNotFound)
+
+        walk.bearer.token.withLock { $0 = "not-a-token" }
+        let dead = try await walk.client.getSession(path: .init(id: walk.id))
+        #expect(try dead.unauthorized.body.applicationProblemJson._type == .urn_colon_coordinatord_colon_problem_colon_unauthorized)
     }
 }
 
@@ -145,8 +186,9 @@ struct Walk {
             path: .init(id: id), headers: .init(ifMatch: ifMatch, idempotencyKey: key), body: .json(make(state.top)))
         let ok = try output.ok
         let answer = try ok.body.json
-        if let token = answer.token { bearer.token.withLock { $0 = token } }
-        adopt(.init(id: answer.id, version: answer.version, user: answer.user, stack: answer.stack, top: answer.top), etag: ok.headers.eTag)
+        if let token = answer.value2.token { bearer.token.withLock { $0 = token } }
+        // The answer is a State and its extras: adopted as any State is, no member copied by hand.
+        adopt(answer.value1, etag: ok.headers.eTag)
         return answer
     }
 
