@@ -78,16 +78,20 @@ generated-client:
 	     OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(GENERATED)/.build/exchanges.jsonl $(SWIFT) test --skip-build
 	$(VALIDATE) $(GENERATED)/Sources/SampleClient/openapi.yaml $(GENERATED)/.build/exchanges.jsonl
 
-## python-client: generate Python clients from the sample app's and the Shop's documents (openapi-python-client) and walk each journey with them against the real binaries, every problem typed (the Shop's binary comes from `make test`'s Examples step)
+## python-client: generate Python clients from the sample app's and the Shop's documents (openapi-python-client) and walk each journey with them against the real binaries, every problem typed and every exchange validated strictly (the Shop's binary comes from `make test`'s Examples step)
 PYTHON_CLIENT := Tests/GeneratedClient/.build/python
 python-client:
 	rm -rf $(PYTHON_CLIENT) && mkdir -p $(PYTHON_CLIENT)
 	.build/debug/coordinatord openapi > $(PYTHON_CLIENT)/openapi.yaml
 	cd $(PYTHON_CLIENT) && openapi-python-client generate --path openapi.yaml --output-path sample_client --meta none
-	python3 $(GENERATED)/python/journey.py $(CURDIR)/.build/debug/coordinatord $(CURDIR)/$(PYTHON_CLIENT)/sample_client
+	OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(PYTHON_CLIENT)/sample.jsonl \
+	  python3 $(GENERATED)/python/journey.py $(CURDIR)/.build/debug/coordinatord $(CURDIR)/$(PYTHON_CLIENT)/sample_client
+	$(VALIDATE) $(PYTHON_CLIENT)/openapi.yaml $(PYTHON_CLIENT)/sample.jsonl
 	Examples/Shop/.build/debug/shop openapi > $(PYTHON_CLIENT)/shop.yaml
 	cd $(PYTHON_CLIENT) && openapi-python-client generate --path shop.yaml --output-path shop_client --meta none
-	python3 $(GENERATED)/python/shop_journey.py $(CURDIR)/Examples/Shop/.build/debug/shop $(CURDIR)/$(PYTHON_CLIENT)/shop_client
+	OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(PYTHON_CLIENT)/shop.jsonl \
+	  python3 $(GENERATED)/python/shop_journey.py $(CURDIR)/Examples/Shop/.build/debug/shop $(CURDIR)/$(PYTHON_CLIENT)/shop_client
+	$(VALIDATE) $(PYTHON_CLIENT)/shop.yaml $(PYTHON_CLIENT)/shop.jsonl
 
 ## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql" or "--only peer"; the peer, bench/peer, is built here only)
 bench: release

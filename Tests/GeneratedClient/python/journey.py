@@ -6,6 +6,8 @@ import os, subprocess, sys, tempfile, time, json
 
 binary, package = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.dirname(os.path.abspath(package)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exchanges import httpx_args  # noqa: E402
 from sample_client import AuthenticatedClient, Client  # noqa: E402
 from sample_client.api.sessions import create_session, get_session, post_event, delete_session  # noqa: E402
 from sample_client.models import (  # noqa: E402
@@ -20,11 +22,11 @@ try:
     line = server.stdout.readline()
     port = int(line.rsplit(":", 1)[1])
     base = f"http://127.0.0.1:{port}"
-    anonymous = Client(base_url=base)
+    anonymous = Client(base_url=base, httpx_args=httpx_args())
 
     created = create_session.sync(client=anonymous, body=CreateSession())
     session_id, token = created.session.id, created.token
-    client = AuthenticatedClient(base_url=base, token=token)
+    client = AuthenticatedClient(base_url=base, token=token, httpx_args=httpx_args())
     top = created.session.top
     kinds = set()
 
@@ -58,7 +60,7 @@ try:
     problem(post_event.sync(session_id, client=client, body=OpenEvent(
         screen=top, event=OpenEventEvent.OPEN, payload=OpenPayload(link="/nowhere"))), 404, "unknown-link")
     # 401: a token no session has; 404: a session another token opens is none of this one's.
-    problem(get_session.sync(session_id, client=AuthenticatedClient(base_url=base, token="not-a-token")), 401, "unauthorized")
+    problem(get_session.sync(session_id, client=AuthenticatedClient(base_url=base, token="not-a-token", httpx_args=httpx_args())), 401, "unauthorized")
     other = create_session.sync(client=anonymous, body=CreateSession())
     problem(get_session.sync(other.session.id, client=client), 404, "session-not-found")
     # The live stream, read with the generated client's own connection: each frame's `data` is
