@@ -22,13 +22,21 @@ let package = Package(
         // Its modules are what an app author imports: the runtime, the store for the app's
         // models, password work, and the session service's environment types.
         .library(
-            name: "CoordinatorServer", targets: ["CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+            name: "CoordinatorServer",
+            targets: ["CoordinatorServer", "CoordinatorApp", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
         // Account protections an app opts into: failure throttles, rate limits, device credentials,
         // e-mail comparison keys; with migrations of their own scope.
         .library(name: "AccountProtection", targets: ["AccountProtection"]),
         // The testing product an app adds to its test target: its flows on an in-memory database
         // through the server's own event loop, and its real binary on a free port.
         .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
+        // What an app's library declares (`ServedApp`) on the modules it writes against, without
+        // the server: an app library that depends on it alone builds on a Mac too.
+        .library(name: "CoordinatorApp", targets: ["CoordinatorApp", "Navigation", "Store", "Secrets", "Sessions"]),
+        // Its flow part alone (`AppTester`): an app's flows on an in-memory database, with no
+        // HTTP server, no PostgreSQL and nothing Linux-only, so an app team tests its flows on a Mac.
+        // `CoordinatorTesting` includes it.
+        .library(name: "CoordinatorFlowTesting", targets: ["CoordinatorFlowTesting"]),
         // The client native shells link (iOS, macOS, Linux): Foundation only, none of the server's modules.
         .library(name: "CoordinatorClient", targets: ["CoordinatorClient"]),
         // Exports the server's spans over OTLP (`ServedApp.exportingTraces(OTLPTracing())`).
@@ -115,10 +123,20 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]),
+        // What an app declares to be served (`ServedApp`) and coordinatord's own migrations: all
+        // that running its flows needs, without the HTTP server or PostgreSQL.
+        .target(
+            name: "CoordinatorApp",
+            dependencies: [
+                "Navigation", "Store", "Secrets", "Sessions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            plugins: ["EmbedFiles"]),
         .target(
             name: "CoordinatorServer",
             dependencies: [
-                "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions", "CMalloc",
+                "CoordinatorApp", "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
@@ -144,10 +162,13 @@ let package = Package(
         // app's migrations, settings and environment are declared in its `ServedApp`, so a test
         // builds them as `serve` does rather than re-plumbing them; every app links it already.
         .target(
+            name: "CoordinatorFlowTesting",
+            dependencies: ["CoordinatorApp", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+        .target(
             name: "CoordinatorTesting",
             // CoordinatorClient: the live stream's transport and parser, for `LiveSession.stream()`.
             dependencies: [
-                "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions", "CoordinatorClient",
+                "CoordinatorFlowTesting", "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions", "CoordinatorClient",
             ]),
         .target(name: "CoordinatorClient"),
         .executableTarget(

@@ -6,19 +6,26 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(name: "coordinatord", path: "../..")],
     targets: [
+        // The app: on `CoordinatorApp`, which builds on a Mac too (the server does not).
         .target(
             name: "Greeter",
             dependencies: [
-                .product(name: "CoordinatorServer", package: "coordinatord"),
+                .product(name: "CoordinatorApp", package: "coordinatord"),
                 .product(name: "NavigationMacros", package: "coordinatord"),
             ],
             // The migrations are built into the code: the binary needs nothing beside it.
             exclude: ["Migrations"], plugins: [.plugin(name: "EmbedFiles", package: "coordinatord")]),
-        .executableTarget(name: "greeter", dependencies: ["Greeter"]),
+        .executableTarget(
+            name: "greeter", dependencies: ["Greeter", .product(name: "CoordinatorServer", package: "coordinatord")]),
+        // Flow tests, in-process: they run wherever the app builds.
         .testTarget(
             name: "GreeterTests",
-            dependencies: ["Greeter", .product(name: "CoordinatorTesting", package: "coordinatord")],
+            dependencies: ["Greeter", .product(name: "CoordinatorFlowTesting", package: "coordinatord")],
             resources: [.copy("Snapshots")]),
+        // The real binary over HTTP: Linux, like the server.
+        .testTarget(
+            name: "GreeterHTTPTests",
+            dependencies: ["Greeter", .product(name: "CoordinatorTesting", package: "coordinatord")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,9 @@ struct EmbedFiles: BuildToolPlugin {
         let (base, paths): (URL, [String])
         switch target.name {
         case "CoordinatorServer":
-            (base, paths) = (context.package.directoryURL, ["migrations", "web", "api/openapi.yaml"])
+            (base, paths) = (context.package.directoryURL, ["web", "api/openapi.yaml"])
+        case "CoordinatorApp":
+            (base, paths) = (context.package.directoryURL, ["migrations"])
         case "SampleApp", "AccountProtection":
             (base, paths) = (target.directoryURL, ["Migrations"])
         default:

@@ -1,13 +1,11 @@
 import ArgumentParser
+import CoordinatorApp
 import Foundation
 import HTTPServer
 import SQLiteStore
 import Store
 
-/// A start-up failure told in one line: what went wrong, and what to do about it.
-struct StartupError: Error, CustomStringConvertible {
-    let description: String
-
+extension StartupError {
     /// Runs `body`, turning the failures an operator can fix into one clear line.
     static func explain<T>(_ body: () throws -> T) throws -> T {
         do {

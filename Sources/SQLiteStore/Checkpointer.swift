@@ -62,7 +62,7 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
             coordinatord_name_this_thread("sqlite-ckpt")
             run(connections)
             connections.close()
-            Glibc.close(file)
+            _ = closeFile(file)
             done.signal()
         }
         thread.start()
@@ -206,7 +206,7 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
     /// each. The slice grows with the file (1/64 of it), so that a large file takes few calls; the
     /// pages a round dirties (those committed since the last one) spread over the slices.
     package static func sync(_ file: Int32, inSlices: Bool) -> Bool {
-        guard inSlices else { return fdatasync(file) == 0 }
+        guard inSlices else { return syncData(file) }
         var status = stat()
         guard fstat(file, &status) == 0 else { return false }
         let size = Int64(status.st_size)
@@ -216,9 +216,21 @@ package final class Checkpointer: @unchecked Sendable {  // every var is guarded
             guard coordinatord_write_out_range(file, offset, slice) == 0 else { return false }
             offset += slice
         }
-        return fdatasync(file) == 0
+        return syncData(file)
+    }
+
+    /// `fdatasync(2)` on Linux; `fsync(2)` where there is none (a flow test on a Mac builds this module).
+    private static func syncData(_ file: Int32) -> Bool {
+        #if canImport(Glibc)
+        fdatasync(file) == 0
+        #else
+        fsync(file) == 0
+        #endif
     }
 }
+
+/// `close(2)`, named apart from the checkpointer's own members.
+private func closeFile(_ file: Int32) -> Int32 { close(file) }
 
 /// The checkpointer's connections, used only by its thread once started.
 private final class CheckpointConnections: @unchecked Sendable {  // handed to one thread, then only used there

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A journal entry's snapshot kept as the difference from the entry before it. An event changes
 /// one stretch of the JSON (a screen pushed or popped, a prop changed), so the delta is the

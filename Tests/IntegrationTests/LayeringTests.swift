@@ -107,6 +107,50 @@ import Testing
         #expect(guardFile.contains("#if !os(Linux)\n#error("))
     }
 
+    /// An app team's flow tests run where the server does not (a Mac): `CoordinatorFlowTesting`
+    /// and everything it builds depend on no HTTP server, no PostgreSQL, no C allocator, and reach
+    /// Linux-only calls and headers only behind a guard that has another branch or none.
+    @Test func flowTestingNeedsNoServerAndNothingLinuxOnly() async throws {
+        let manifest = try await Self.manifestDependencies()
+        var closure: Set<String> = ["CoordinatorFlowTesting"]
+        var queue = ["CoordinatorFlowTesting"]
+        while let next = queue.popLast() {
+            for dependency in manifest[next] ?? [] where closure.insert(dependency).inserted { queue.append(dependency) }
+        }
+        let server: Set<String> = ["HTTPServer", "CMicroHTTPD", "CoordinatorServer", "PostgresStore", "CPostgres", "CMalloc"]
+        #expect(closure.isDisjoint(with: server), "\(closure.intersection(server).sorted())")
+        #expect(closure.isSuperset(of: ["CoordinatorApp", "Sessions", "SQLiteStore", "Secrets", "CThreadName"]))
+        // Each module's sources: a Linux-only line must sit under `#if canImport(Glibc)`,
+        // `#if os(Linux)` or `#ifdef __linux__` (the branch taken on Linux only).
+        let linuxOnly = [
+            "import Glibc", "Glibc.", "fdatasync(", "epoll_", "<sys/prctl.h>", "<sys/epoll.h>", "<sys/syscall.h>", "prctl(",
+            "sync_file_range(", "SYS_gettid",
+        ]
+        var checked = 0
+        for module in closure.sorted() {
+            let folder = Self.repository.appendingPathComponent("Sources/\(module)")
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard ["swift", "h"].contains(file.pathExtension) else { continue }
+                checked += 1
+                var guards: [Bool] = []  // per open `#if`: whether its branch is Linux's alone
+                for (number, line) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n").enumerated() {
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    if text.hasPrefix("#if") {
+                        guards.append(["canImport(Glibc)", "os(Linux)", "__linux__"].contains { text.contains($0) } && !text.contains("!"))
+                    } else if text.hasPrefix("#else") || text.hasPrefix("#elif") {
+                        if !guards.isEmpty { guards[guards.count - 1] = false }
+                    } else if text.hasPrefix("#endif") {
+                        _ = guards.popLast()
+                    } else if !text.hasPrefix("//"), let call = linuxOnly.first(where: { text.contains($0) }) {
+                        #expect(guards.contains(true), "\(module)/\(file.lastPathComponent):\(number + 1): \(call) unguarded")
+                    }
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
+
     /// The client for native shells builds on Apple platforms too: Foundation alone (and, on
     /// Linux, Glibc's sockets for the live stream, in a file that builds only there), none of the
     /// server's modules (docs/architecture.md, "Modules").

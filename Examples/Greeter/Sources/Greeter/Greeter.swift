@@ -1,4 +1,4 @@
-import CoordinatorServer
+import CoordinatorApp
 import Foundation
 import Navigation
 import Store

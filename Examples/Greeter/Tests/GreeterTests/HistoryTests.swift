@@ -1,4 +1,4 @@
-import CoordinatorTesting
+import CoordinatorFlowTesting
 import Navigation
 import Testing
 

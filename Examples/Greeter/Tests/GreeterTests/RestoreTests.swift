@@ -1,4 +1,4 @@
-import CoordinatorTesting
+import CoordinatorFlowTesting
 import Foundation
 import Testing
 

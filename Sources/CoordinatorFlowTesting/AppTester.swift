@@ -1,6 +1,6 @@
 // The server library, beyond the table in docs/architecture.md for this module: the app's migrations, settings and
 // environment are declared in its `ServedApp`, and are built here as `serve` builds them.
-import CoordinatorServer
+import CoordinatorApp
 import Navigation
 import SQLiteStore
 import Secrets

@@ -111,7 +111,7 @@ public struct ServedApp: Sendable {
 
     /// The app's settings parsed from `arguments` (its part of the command line and environment);
     /// a wrong value is a one-line error that names the option.
-    func parseSettings(_ arguments: [String]) throws -> any ParsableArguments & Sendable {
+    package func parseSettings(_ arguments: [String]) throws -> any ParsableArguments & Sendable {
         do {
             return try settings.parse(arguments)
         } catch {
@@ -143,6 +143,10 @@ public struct AppStartup: Sendable {
     public let environment: [String: String]
     /// The app's settings (of the type given to `ServedApp`), from the command line and the environment.
     public let settings: any ParsableArguments & Sendable
+
+    package init(passwordHasher: PasswordHasher, environment: [String: String], settings: any ParsableArguments & Sendable) {
+        (self.passwordHasher, self.environment, self.settings) = (passwordHasher, environment, settings)
+    }
 
     /// The app's settings as the type given to `ServedApp`.
     public func settings<Settings>(as type: Settings.Type) throws -> Settings {

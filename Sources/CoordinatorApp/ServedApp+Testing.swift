@@ -17,7 +17,7 @@ extension ServedApp {
             throw MigrationError(
                 description: "the app \(name) has a migration of scope \(foreign.scope) (\(foreign.version)_\(foreign.name))")
         }
-        return try ShippedFiles.migrations(dialect, override: coreOverride) + appMigrations
+        return try CoreMigrations.load(dialect, override: coreOverride) + appMigrations
     }
 
     /// What builds each event's environment, and the effects' handlers, made as `serve` makes them at start: the app's
