@@ -13,7 +13,7 @@ OPENAPI_CORE := 0.23.1
 OPENAPI_PYTHON_CLIENT := 0.29.1
 BENCH_PACKAGES := wrk postgresql
 
-.PHONY: all deps test-deps build release run test generated-client python-client bench install clean
+.PHONY: all deps test-deps build release run test generated-client python-client docs bench install clean
 
 all: build
 
@@ -54,7 +54,7 @@ VALIDATE := python3 $(GENERATED)/scripts/validate-exchanges.py
 # 140 s unbounded.
 TEST_WIDTH ?= 16
 
-## test: build and run every test (unit, integration against the real binary; GuideTests builds the guide's package outside the repository), the examples', and the generated client's
+## test: build and run every test (unit, integration against the real binary; GuideTests builds the guide's package outside the repository), the examples', and the generated client's; then the documentation, warnings refused
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
@@ -68,6 +68,7 @@ test: deps test-deps
 	$(VALIDATE) Examples/Shop/.build/openapi.yaml Examples/Shop/.build/exchanges.jsonl
 	@$(MAKE) --no-print-directory generated-client
 	@$(MAKE) --no-print-directory python-client
+	@$(MAKE) --no-print-directory docs
 
 ## generated-client: generate a Swift client from the sample app's document (swift-openapi-generator), walk the README journey with it against the real server, and validate every exchange strictly (openapi-core)
 generated-client:
@@ -92,6 +93,15 @@ python-client:
 	OPENAPI_EXCHANGE_LOG=$(CURDIR)/$(PYTHON_CLIENT)/shop.jsonl \
 	  python3 $(GENERATED)/python/shop_journey.py $(CURDIR)/Examples/Shop/.build/debug/shop $(CURDIR)/$(PYTHON_CLIENT)/shop_client
 	$(VALIDATE) $(PYTHON_CLIENT)/shop.yaml $(PYTHON_CLIENT)/shop.jsonl
+
+## docs: the public modules' DocC documentation (swift-docc-plugin) in .build/docs, one archive each; any DocC warning fails it
+DOCS_TARGETS := Navigation CoordinatorApp CoordinatorServer CoordinatorFlowTesting CoordinatorTesting CoordinatorClient
+docs: deps
+	@for target in $(DOCS_TARGETS); do \
+	  $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
+	    --output-path .build/docs/$$target.doccarchive --disable-indexing --warnings-as-errors || exit 1; \
+	done
+	@echo "DocC archives in .build/docs (preview one: swift package --disable-sandbox preview-documentation --target Navigation)"
 
 ## bench: release build, then the benchmark table, SQLite and PostgreSQL (bench/run.py; options: make bench BENCH_ARGS="--seconds 20" or "--only postgresql" or "--only peer"; the peer, bench/peer, is built here only)
 bench: release

@@ -14,7 +14,11 @@ extension CoordinatorSession {
     /// - A `401` or `404` means the session ended (signed out elsewhere, expired): the client
     ///   forgets it and throws; `start()` begins a new one.
     ///
-    /// - Parameter ifMatch: apply only if the session is still at the version this client shows.
+    /// - Parameters:
+    ///   - event: the event's name, as the top screen declares it (`submit`) or a system event (`back`).
+    ///   - payload: its payload's members; none for an event without one.
+    ///   - screen: the screen it comes from; the top screen of the State shown when nil.
+    ///   - ifMatch: apply only if the session is still at the version this client shows.
     @discardableResult
     public func send(
         _ event: String, payload: [String: JSONValue]? = nil, from screen: ScreenID? = nil, ifMatch: Bool = false

@@ -63,6 +63,9 @@ public struct AppTester {
     /// Starts a session of `app` for `platform`, with `link` opened when given, as `POST /v1/sessions`
     /// would (a link that cannot be opened throws its `LinkRejection`).
     /// - Parameters:
+    ///   - app: what the app's executable serves.
+    ///   - platform: the client's platform, as a `POST /v1/sessions` body says it.
+    ///   - link: a link of the app to start the session at; none for its first screen.
     ///   - settings: the app's own options as on `serve`'s command line (its defaults when empty).
     ///   - database: a database to share (another tester's `database`, or one the test prepared);
     ///     it is migrated like a new one. A new in-memory database when nil.
