@@ -27,6 +27,9 @@ let package = Package(
         // Account protections an app opts into: failure throttles, rate limits, device credentials,
         // e-mail comparison keys; with migrations of their own scope.
         .library(name: "AccountProtection", targets: ["AccountProtection"]),
+        // Sign-in, registration and account settings on those protections: screens, coordinators,
+        // the `users` table (both stores), every app's in a few lines.
+        .library(name: "SignInKit", targets: ["SignInKit"]),
         // The testing product an app adds to its test target: its flows on an in-memory database
         // through the server's own event loop, and its real binary on a free port.
         .library(name: "CoordinatorTesting", targets: ["CoordinatorTesting"]),
@@ -153,11 +156,16 @@ let package = Package(
             name: "AccountProtection", dependencies: ["Navigation", "Store", "Secrets"], exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
         .target(
-            name: "SampleApp",
+            name: "SignInKit",
             dependencies: [
                 "Navigation", "NavigationMacros", "Store", "Secrets", "AccountProtection",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
+            exclude: ["Migrations"],
+            plugins: ["EmbedFiles"]),
+        .target(
+            name: "SampleApp",
+            dependencies: ["Navigation", "NavigationMacros", "Store", "Secrets", "AccountProtection", "SignInKit"],
             exclude: ["Migrations"],
             plugins: ["EmbedFiles"]),
         // Imports the server library beyond the table in docs/architecture.md (Navigation, the store, Sessions): an
@@ -212,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "SampleAppTests",
             dependencies: [
-                "SampleApp", "AccountProtection", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
+                "SampleApp", "SignInKit", "AccountProtection", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
                 "CoordinatorServer", "CoordinatorTesting",
             ]),
         .testTarget(

@@ -1,7 +1,8 @@
 import Navigation
+import SignInKit
 
 /// The sample app's links: a post, a user, the signed-in user's settings, registration.
-public enum AppRoute: Route {
+public enum AppRoute: SignInRoute {
     /// A post, on the home tab over the timeline.
     case post(Int)
     /// A user and their posts, on the home tab over the timeline.
@@ -41,4 +42,7 @@ public enum AppRoute: Route {
 
     /// Everything but registration is for signed-in users.
     public var needsSignIn: Bool { self != .signUp }
+
+    public var opensRegistration: Bool { self == .signUp }
+    public var opensAccountSettings: Bool { self == .settings }
 }

@@ -5,7 +5,6 @@ import Navigation
 extension ChildKey {
     static let auth = ChildKey("auth")
     static let main = ChildKey("main")
-    static let registration = ChildKey("registration")
     static let home = ChildKey("home")
     static let profile = ChildKey("profile")
     static let settings = ChildKey("settings")

@@ -1,157 +1,10 @@
 import Foundation
 import Navigation
 import NavigationMacros
+import SignInKit
 
 // The shipped app's screens, each declared once as types. Their names, props and events are the
 // client contract (`GET /v1/screens` is generated from them).
-
-// MARK: Auth
-
-/// Welcome: sign up or log in.
-public enum FirstRunScreen: ScreenType {
-    public static let name = "firstRun"
-    public static let summary = "Welcome: sign up or log in."
-    public static let presentation = ScreenPresentation(
-        title: "Welcome", events: ["signUp": .primary("Create an account"), "logIn": .secondary("Log in")])
-    public enum Output: ScreenOutput {
-        case signUp, logIn
-        public static let events: [OutputEvent<Output>] = [.event("signUp", .signUp), .event("logIn", .logIn)]
-    }
-}
-
-/// An e-mail and a password, as a sign-in or registration form sends them.
-public struct Credentials: Codable, Sendable, Hashable {
-    @Identifier public var email: String
-    @Password public var password: String
-
-    public init(email: String, password: String) {
-        self.email = email
-        self.password = password
-    }
-}
-
-/// Sign in with e-mail and password.
-public enum LoginScreen: ScreenType {
-    public static let name = "login"
-    public static let summary = "Sign in with e-mail and password."
-    public static let presentation = ScreenPresentation(
-        title: "Log in",
-        fields: [
-            "email": .init(label: "E-mail", input: .email, autofill: .username),
-            "password": .init(label: "Password", autofill: .currentPassword),
-        ],
-        events: ["submit": .primary("Log in"), "signUp": .secondary("Create an account")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var email: String
-        public var error: String?
-    }
-    public enum Output: ScreenOutput {
-        case submit(Credentials)
-        case signUp
-        public static let events: [OutputEvent<Output>] = [.event("submit", Output.submit), .event("signUp", .signUp)]
-    }
-}
-
-// MARK: Registration, phone and web: three steps with a draft
-
-/// A form field that carries one e-mail.
-public struct EmailField: Codable, Sendable, Hashable {
-    @Identifier public var email: String
-}
-
-/// A form field that carries one password.
-public struct PasswordField: Codable, Sendable, Hashable {
-    @Password public var password: String
-}
-
-/// A form field that carries one display name.
-public struct DisplayNameField: Codable, Sendable, Hashable {
-    @Identifier public var displayName: String
-}
-
-/// Registration step 1: e-mail.
-public enum SignUpEmailScreen: ScreenType {
-    public static let name = "signUp.email"
-    public static let summary = "Registration step 1: e-mail."
-    public static let presentation = ScreenPresentation(
-        title: "Create an account", fields: ["email": .init(label: "E-mail", input: .email, autofill: .username)],
-        events: ["next": .primary("Continue")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var email: String
-        public var error: String?
-    }
-    public enum Output: ScreenOutput {
-        case next(EmailField)
-        public static let events: [OutputEvent<Output>] = [.event("next", Output.next)]
-    }
-}
-
-/// Registration step 2: a password of 15 to 128 characters.
-public enum SignUpPasswordScreen: ScreenType {
-    public static let name = "signUp.password"
-    public static let summary = "Registration step 2: a password of 15 to 128 characters."
-    public static let presentation = ScreenPresentation(
-        title: "Choose a password", fields: ["password": .init(label: "Password", autofill: .newPassword, length: Rules.password)],
-        events: ["next": .primary("Continue")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var error: String?
-    }
-    public enum Output: ScreenOutput {
-        case next(PasswordField)
-        public static let events: [OutputEvent<Output>] = [.event("next", Output.next)]
-    }
-}
-
-/// Registration step 3: display name.
-public enum SignUpProfileScreen: ScreenType {
-    public static let name = "signUp.profile"
-    public static let summary = "Registration step 3: display name."
-    public static let presentation = ScreenPresentation(
-        title: "Your name",
-        fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName)],
-        events: ["finish": .primary("Create account")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var displayName: String
-        public var error: String?
-    }
-    public enum Output: ScreenOutput {
-        case finish(DisplayNameField)
-        public static let events: [OutputEvent<Output>] = [.event("finish", Output.finish)]
-    }
-}
-
-/// Registration in one form (tablet).
-public enum SignUpFormScreen: ScreenType {
-    public static let name = "signUp.form"
-    public static let summary = "Registration in one form (tablet)."
-    public static let presentation = ScreenPresentation(
-        title: "Create an account",
-        fields: [
-            "email": .init(label: "E-mail", input: .email, autofill: .username),
-            "password": .init(label: "Password", autofill: .newPassword, length: Rules.password),
-            "displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName),
-        ],
-        events: ["submit": .primary("Create account")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var email: String
-        public var displayName: String
-        public var error: String?
-    }
-    public struct Form: Codable, Sendable, Hashable {
-        @Identifier public var email: String
-        @Password public var password: String
-        @Identifier public var displayName: String
-    }
-    public enum Output: ScreenOutput {
-        case submit(Form)
-        public static let events: [OutputEvent<Output>] = [.event("submit", Output.submit)]
-    }
-}
 
 // MARK: Main: home tab
 
@@ -320,7 +173,7 @@ public enum EditProfileScreen: ScreenType {
     public static let summary = "Change the display name."
     public static let presentation = ScreenPresentation(
         title: "Edit name",
-        fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: Rules.displayName)],
+        fields: ["displayName": .init(label: "Display name", autofill: .nickname, length: AccountRules.displayName)],
         events: ["save": .primary("Save")])
     @JSONWritable
     public struct Props: Codable, Sendable, Hashable {
@@ -333,79 +186,10 @@ public enum EditProfileScreen: ScreenType {
     }
 }
 
-// MARK: Settings flow, presented modally
-
-/// Account settings.
-public enum SettingsScreen: ScreenType {
-    public static let name = "settings"
-    public static let summary = "Account settings."
-    public static let presentation = ScreenPresentation(
-        title: "Settings",
-        events: [
-            "changePassword": .secondary("Change password"), "signOut": .secondary("Sign out"),
-            "deleteAccount": .destructive("Delete account"), "done": .primary("Done"),
-        ])
-    public enum Output: ScreenOutput {
-        case changePassword, signOut, deleteAccount, done
-        public static let events: [OutputEvent<Output>] = [
-            .event("changePassword", .changePassword), .event("signOut", .signOut),
-            .event("deleteAccount", .deleteAccount), .event("done", .done),
-        ]
-    }
-}
-
-/// The current and the new password.
-public struct PasswordChange: Codable, Sendable, Hashable {
-    @Password public var currentPassword: String
-    @Password public var newPassword: String
-}
-
-/// Change the password.
-public enum ChangePasswordScreen: ScreenType {
-    public static let name = "changePassword"
-    public static let summary = "Change the password."
-    public static let presentation = ScreenPresentation(
-        title: "Change password",
-        fields: [
-            "currentPassword": .init(label: "Current password", autofill: .currentPassword),
-            "newPassword": .init(label: "New password", autofill: .newPassword, length: Rules.password),
-        ],
-        events: ["save": .primary("Save")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var error: String?
-    }
-    public enum Output: ScreenOutput {
-        case save(PasswordChange)
-        public static let events: [OutputEvent<Output>] = [.event("save", Output.save)]
-    }
-}
-
-/// Alert: confirm deleting the account with the password.
-public enum ConfirmDeleteScreen: ScreenType {
-    public static let name = "confirmDelete"
-    public static let summary = "Alert: confirm deleting the account with the password."
-    public static let presentation = ScreenPresentation(
-        title: "Delete your account?",
-        fields: ["message": .unlabeled("Message"), "password": .init(label: "Password", autofill: .currentPassword)],
-        events: ["confirm": .destructive("Delete account"), "cancel": .cancel("Keep it")])
-    @JSONWritable
-    public struct Props: Codable, Sendable, Hashable {
-        public var message: String
-        public var error: String?
-    }
-    public enum Output: ScreenOutput {
-        case confirm(PasswordField), cancel
-        public static let events: [OutputEvent<Output>] = [.event("confirm", Output.confirm), .event("cancel", .cancel)]
-    }
-}
-
-/// Every screen of the app.
+/// Every screen of the app: the sign-in kit's, then its own.
 enum Screens {
-    static let all: [any ScreenType.Type] = [
-        FirstRunScreen.self, LoginScreen.self, SignUpEmailScreen.self, SignUpPasswordScreen.self,
-        SignUpProfileScreen.self, SignUpFormScreen.self, TimelineScreen.self, PostScreen.self, UserScreen.self,
-        ComposeScreen.self, ProfileScreen.self, EditProfileScreen.self, SettingsScreen.self,
-        ChangePasswordScreen.self, ConfirmDeleteScreen.self,
+    static let all: [any ScreenType.Type] = SignInKit.screens + [
+        TimelineScreen.self, PostScreen.self, UserScreen.self, ComposeScreen.self, ProfileScreen.self,
+        EditProfileScreen.self,
     ]
 }

@@ -182,7 +182,7 @@ import Testing
     }
 
     /// A database whose migrations were recorded the way earlier builds did (one numbering for
-    /// the core's and the app's tables; no `AccountProtection` module, whose tables the sample app
+    /// the core's and the app's tables; no `AccountProtection` module nor sign-in kit, whose tables the sample app
     /// made itself) is upgraded in place and serves its sessions as they were.
     @Test func aDatabaseOfEarlierBuildsIsUpgradedAndServesItsSessions() async throws {
         let path = ServerProcess.temporaryDatabasePath()
@@ -196,7 +196,7 @@ import Testing
         try database.execute(
             """
             CREATE TABLE legacy (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
-            INSERT INTO legacy SELECT version, name, applied_at FROM schema_migrations WHERE scope <> 'account-protection';
+            INSERT INTO legacy SELECT version, name, applied_at FROM schema_migrations WHERE scope NOT IN ('account-protection', 'signin');
             DROP TABLE schema_migrations;
             ALTER TABLE legacy RENAME TO schema_migrations;
             """)
@@ -210,13 +210,13 @@ import Testing
         try Journey.expect200(try await Journey.signIn(&device, email: "old@example.com"))
         #expect(device.topScreen.name == "timeline")
         let scopes = try SQLiteConnection(path: path).query(
-            "SELECT scope, version FROM schema_migrations ORDER BY scope = 'account-protection', version"
+            "SELECT scope, version FROM schema_migrations ORDER BY scope IN ('account-protection', 'signin'), scope = 'signin', version"
         ) { "\($0.string(0))/\($0.int(1))" }
         #expect(
             scopes == [
                 "core/1", "core/2", "sample/3", "sample/4", "core/5", "core/6", "sample/7", "sample/8", "sample/9", "sample/10",
                 "sample/11", "core/12", "core/13", "core/14", "core/15", "core/16", "core/17", "core/18", "core/19", "core/20", "core/21", "account-protection/1",
-                "account-protection/2",
+                "account-protection/2", "signin/1",
             ])
     }
 

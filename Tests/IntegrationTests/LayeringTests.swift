@@ -18,6 +18,7 @@ import Testing
         "Sessions": http,
         "AccountProtection": http.union(storeBackends).union(["Sessions"]),
         "SampleApp": http.union(storeBackends).union(["Sessions"]),
+        "SignInKit": http.union(storeBackends).union(["Sessions"]),
     ]
 
     /// The targets and products each target depends on, by name, as the manifest says.

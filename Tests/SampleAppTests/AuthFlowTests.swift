@@ -3,6 +3,7 @@ import CoordinatorTesting
 import Navigation
 import Store
 @testable import SampleApp
+@testable import SignInKit
 import TestSupport
 import Testing
 
@@ -255,10 +256,10 @@ import Testing
     @Test func mapIOIsPure() throws {
         let submit = try ScreenEvent(
             from: LoginScreen.self, "submit", ["email": " ＡＤＡ@example.com ", "password": " pass "], id: "s4")
-        #expect(try AuthCoordinator.mapIO(submit) == .signIn(email: "ＡＤＡ@example.com", password: " pass ", screen: "s4"))
-        #expect(try AuthCoordinator.mapIO(ScreenEvent(from: FirstRunScreen.self, "logIn")) == .showLogin)
-        #expect(try AuthCoordinator.mapIO(ScreenEvent(from: SettingsScreen.self, "done")) == nil)
-        #expect(try SettingsCoordinator.mapIO(ScreenEvent(from: SettingsScreen.self, "deleteAccount")) == .askToDelete)
+        #expect(try SignInCoordinator<AppRoute>.mapIO(submit) == .signIn(email: "ＡＤＡ@example.com", password: " pass ", screen: "s4"))
+        #expect(try SignInCoordinator<AppRoute>.mapIO(ScreenEvent(from: FirstRunScreen.self, "logIn")) == .showLogin)
+        #expect(try SignInCoordinator<AppRoute>.mapIO(ScreenEvent(from: SettingsScreen.self, "done")) == nil)
+        #expect(try AccountSettingsCoordinator.mapIO(ScreenEvent(from: SettingsScreen.self, "deleteAccount")) == .askToDelete)
         #expect(
             try HomeCoordinator.mapIO(ScreenEvent(from: UserScreen.self, "openPost", ["postId": 7])) == .openPost(7))
         let name = try ScreenEvent(from: SignUpProfileScreen.self, "finish", ["displayName": "  Ada  "], id: "s9")

@@ -3,6 +3,7 @@ import Foundation
 import CoordinatorTesting
 import Navigation
 @testable import SampleApp
+@testable import SignInKit
 import SQLiteStore
 import Store
 import Testing
@@ -12,7 +13,7 @@ import Testing
     @Test func anExistingDatabaseKeepsItsUsersAndNeverReusesADeletedId() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         // The schema as it was before migration 0007 (core 1, 2, 5 and the app's 3, 4).
-        let earlier = try AppTester.sampleMigrations.filter { $0.scope != AccountProtection.scope && $0.version <= 5 }
+        let earlier = try AppTester.sampleMigrations.filter { $0.scope != AccountProtection.scope && $0.scope != SignInKit.migrationScope && $0.version <= 5 }
         try Migrator(migrations: earlier.sorted { $0.version < $1.version })
             .migrate(connection)
         for (id, email) in [(1, "ada@example.com"), (2, "Bob@Example.com"), (3, "cy@example.com")] {
@@ -51,7 +52,7 @@ import Testing
 @Suite struct EmailKeyMigrationTests {
     @Test func storedKeysAreRecomputedAndTheLaterLookAlikeIsParked() async throws {
         let connection = try SQLiteConnection(path: ":memory:")
-        try Migrator(migrations: AppTester.sampleMigrations.filter { $0.name != "email_key_upgrades" }).migrate(connection)
+        try Migrator(migrations: AppTester.sampleMigrations.filter { $0.name != "email_key_upgrades" && $0.scope != SignInKit.migrationScope }).migrate(connection)
         let hash = try AppTester.passwordHasher.hash(AppTester.password)
         // Addresses and the keys the earlier function gave them.
         let users: [(Int, String, String)] = [
@@ -91,7 +92,7 @@ import Testing
         ])
         #expect(try connection.queryFirst("SELECT count(*) FROM email_key_upgrades") { $0.int(0) } == 0)
         // A parked account's address blocks no one and its key matches no address.
-        #expect(try UserStore(connection: connection).find(email: EmailKeyUpgrade.parkedKey(4, "ada@example.com")) == nil)
+        #expect(try AccountStore(connection: connection).find(email: EmailKeyUpgrade.parkedKey(4, "ada@example.com")) == nil)
         var newcomer = try await AppTester(AppTester.served(), database: connection)
         try await newcomer.send(FirstRunScreen.self, .signUp)
         try await newcomer.send(SignUpEmailScreen.self, .next(EmailField(email: "\u{1D00}da@example.com")))

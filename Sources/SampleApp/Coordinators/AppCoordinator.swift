@@ -1,4 +1,5 @@
 import Navigation
+import SignInKit
 
 /// Khanlou's app coordinator: signed in → the main tabs; otherwise → the auth flow.
 /// Signing out or deleting the account brings the auth flow back. A link goes to the main flow,
@@ -30,8 +31,11 @@ struct AppCoordinator: Coordinator {
         try showFlow(&context)
         // Kratos' return_to: the link that sent the user to sign in, continued now; one that can
         // no longer be opened (the post was deleted meanwhile) is dropped.
-        guard case .signedIn(let link, let welcome)? = output.as(AuthCoordinator.self), context.user != nil else { return }
-        if let welcome, try context.models.sendsWelcomes { try context.perform(welcome) }
+        guard case .signedIn(let link, let registered)? = output.as(SignInCoordinator<AppRoute>.self), context.user != nil
+        else { return }
+        if let registered, try context.models.sendsWelcomes {
+            try context.perform(SendWelcome(userId: registered.id, email: registered.email, displayName: registered.displayName))
+        }
         if let link { context.openIfPossible(Link(link), inChild: .main) }
     }
 
@@ -46,7 +50,7 @@ struct AppCoordinator: Coordinator {
 
     private func showFlow(_ context: inout Context) throws {
         if context.user == nil {
-            try context.startChild(.auth, AuthCoordinator())
+            try context.startChild(.auth, SignInCoordinator<AppRoute>())
         } else {
             try context.startChild(.main, MainCoordinator())
         }

@@ -1,4 +1,5 @@
 import Navigation
+import SignInKit
 
 /// The home tab: the timeline, posts and users pushed without end (twocentstudios' timeline),
 /// and the compose sheet presented modally.
@@ -57,7 +58,7 @@ struct HomeCoordinator: InputMapping {
         case .openPost(let id):
             if let post = try models.posts.post(id: id) { try context.push(PostScreen.self, .init(post: post)) }
         case .openUser(let id):
-            if let user = try models.users.find(id: Int64(id)) { try pushUser(user, models, &context) }
+            if let user = try context.accounts.users.find(id: Int64(id)) { try pushUser(user, models, &context) }
         case .popToRoot:
             try context.popToRoot()
         case .refresh:
@@ -96,7 +97,7 @@ struct HomeCoordinator: InputMapping {
             try showTimeline(&context)
             try context.push(PostScreen.self, .init(post: post))
         case .user(let id)?:
-            guard let user = try models.users.find(id: Int64(id)) else { throw LinkRejection.notFound("No user \(id).") }
+            guard let user = try context.accounts.users.find(id: Int64(id)) else { throw LinkRejection.notFound("No user \(id).") }
             if shown.count == 2, context.props(of: shown[1].id, as: UserScreen.self)?.user.id == id { return .handled }
             try showTimeline(&context)
             try pushUser(user, models, &context)
@@ -112,7 +113,7 @@ struct HomeCoordinator: InputMapping {
         try refresh(&context, force: false)
     }
 
-    private func pushUser(_ user: UserRecord, _ models: AppModels, _ context: inout Context) throws {
+    private func pushUser(_ user: AccountRecord, _ models: AppModels, _ context: inout Context) throws {
         try context.push(
             UserScreen.self,
             .init(user: UserSummary(id: Int(user.id), displayName: user.displayName), posts: models.posts.posts(by: user.id)))

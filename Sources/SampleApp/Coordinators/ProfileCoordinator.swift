@@ -1,4 +1,5 @@
 import Navigation
+import SignInKit
 
 /// The profile tab: the signed-in user, editing the display name, and the settings flow.
 struct ProfileCoordinator: InputMapping {
@@ -35,14 +36,14 @@ struct ProfileCoordinator: InputMapping {
         case .edit:
             try context.push(EditProfileScreen.self, .init(displayName: context.user?.displayName ?? ""))
         case .openSettings:
-            try context.startChild(.settings, SettingsCoordinator(), placement: .modal)
+            try context.startChild(.settings, AccountSettingsCoordinator(), placement: .modal)
         case .rename(let name, let screen):
-            if let error = Rules.displayNameError(name) {
+            if let error = AccountRules.displayNameError(name) {
                 try context.update(screen, as: EditProfileScreen.self) { $0 = .init(displayName: name, error: error) }
                 return
             }
             guard var user = context.user else { return }
-            try context.models.users.update(id: user.id, displayName: name)
+            try context.accounts.users.update(id: user.id, displayName: name)
             user.displayName = name
             context.updateUser(user)
             try context.pop()
@@ -55,7 +56,7 @@ struct ProfileCoordinator: InputMapping {
         if context.hasChild(.settings) { return try context.open(link, inChild: .settings) }
         try context.popToRoot()
         try refresh(&context)
-        try context.startChild(.settings, SettingsCoordinator(), placement: .modal)
+        try context.startChild(.settings, AccountSettingsCoordinator(), placement: .modal)
         return .handled
     }
 
@@ -64,7 +65,7 @@ struct ProfileCoordinator: InputMapping {
     }
 
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
-        switch output.as(SettingsCoordinator.self) {
+        switch output.as(AccountSettingsCoordinator.self) {
         case .signedOut?: finish(.signedOut, &context)
         case .accountDeleted?: finish(.accountDeleted, &context)
         case .done?, nil: break  // the profile screen reappears and refreshes itself
@@ -78,7 +79,7 @@ struct ProfileCoordinator: InputMapping {
     }
 
     private func props(_ context: inout Context) throws -> ProfileScreen.Props {
-        guard let user = context.user, let record = try context.models.users.find(id: user.id) else {
+        guard let user = context.user, let record = try context.accounts.users.find(id: user.id) else {
             return .init(user: nil, postCount: 0)
         }
         return .init(

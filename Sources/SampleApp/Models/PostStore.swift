@@ -1,12 +1,13 @@
 import Foundation
 import Navigation
+import SignInKit
 import Store
 
 /// Posts, rendered straight into screen props.
 ///
 /// Other users write what these lists show, so what one list holds is bounded, whatever they
 /// wrote: at most `pageSize` posts and `pageBytes` of text, each post and name read trimmed to
-/// `Rules.post` and `Rules.displayName` (text stored before those limits included). A session's
+/// `Rules.post` and `AccountRules.displayName` (text stored before those limits included). A session's
 /// state limit can then only be reached by what the session itself opens and loads.
 struct PostStore {
     let connection: any SQLConnection
@@ -74,7 +75,7 @@ struct PostStore {
     private static func post(_ row: Row) -> PostView {
         PostView(
             id: row.int(0), text: Rules.post.trimmed(row.string(1)), createdAt: instant(row.int64(2)),
-            author: UserSummary(id: row.int(3), displayName: Rules.displayName.trimmed(row.string(4))))
+            author: UserSummary(id: row.int(3), displayName: AccountRules.displayName.trimmed(row.string(4))))
     }
 
     /// The instant `seconds` after 1970, kept within the years 0000–9999 that RFC 3339 (the

@@ -1,36 +1,39 @@
 import AccountProtection
 import Navigation
 
-/// Registration on tablets: the whole flow in one form.
-struct TabletRegistrationCoordinator: InputMapping {
-    static let typeName = "TabletRegistration"
-    typealias Output = Registered
+/// Registration in one form (on tablets, with `SignInOptions.Registration.byPlatform`).
+public struct FormRegistrationCoordinator: InputMapping {
+    // The sample app stored sessions under this name before the kit existed.
+    public static let typeName = "TabletRegistration"
+    public typealias Output = NewAccount
 
-    enum Input: Equatable {
+    public init() {}
+
+    public enum Input: Equatable, Sendable {
         case submit(email: String, password: String, displayName: String, screen: ScreenID)
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
         guard case .submit(let form) = try event.output(SignUpFormScreen.self) else { return nil }
         return .submit(
             email: EmailAddress.normalized(form.email), password: form.password, displayName: form.displayName.trimmed,
             screen: event.screen.id)
     }
 
-    mutating func start(_ context: inout Context) throws {
+    public mutating func start(_ context: inout Context) throws {
         try context.push(SignUpFormScreen.self, .init(email: "", displayName: ""))
     }
 
     /// `/signup` while registering: already there when on the first step.
-    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
-        link.route(as: AppRoute.self) == .signUp && context.ownScreens.count == 1 ? .handled : .unhandled
+    public mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        link.opensRegistration && context.ownScreens.count == 1 ? .handled : .unhandled
     }
 
-    mutating func handle(_ input: Input, _ context: inout Context) throws {
+    public mutating func handle(_ input: Input, _ context: inout Context) throws {
         guard case .submit(let email, let password, let displayName, let screen) = input else { return }
-        let models = try context.models
-        var error = Rules.emailError(email) ?? Rules.passwordError(password) ?? Rules.displayNameError(displayName)
-        var user: UserRecord?
+        let models = try context.accounts
+        var error = AccountRules.emailError(email) ?? AccountRules.passwordError(password) ?? AccountRules.displayNameError(displayName)
+        var user: AccountRecord?
         if error == nil {
             // The limit first, so a client past it is refused before any hash. The run that asks
             // for the hash is rolled back (its token with it) and the event runs again once the
@@ -38,16 +41,16 @@ struct TabletRegistrationCoordinator: InputMapping {
             try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
             let passwordHash = try models.passwords.hash(password)
             user = try models.users.create(email: email, passwordHash: passwordHash, displayName: displayName, now: models.now)
-            if user == nil { error = Rules.emailTaken }
+            if user == nil { error = AccountRules.emailTaken }
         }
         guard let user else {
             try context.update(screen, as: SignUpFormScreen.self) {
-                $0 = .init(email: email, displayName: displayName, error: error ?? Rules.emailTaken)
+                $0 = .init(email: email, displayName: displayName, error: error ?? AccountRules.emailTaken)
             }
             return
         }
         context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-        finish(Registered(welcome: SendWelcome(userId: user.id, email: email, displayName: user.displayName)), &context)
+        finish(NewAccount(id: user.id, email: email, displayName: user.displayName), &context)
     }
 }

@@ -4,23 +4,27 @@ import Navigation
 /// Khanlou's auth coordinator: first run, sign-in, and the registration child.
 /// Finishes with `signedIn` once the session has a user, handing back the link that sent the
 /// user here (`returnTo`, Kratos' `return_to`), which is dropped if they back out of sign-in.
-struct AuthCoordinator: InputMapping {
-    static let typeName = "Auth"
+/// `Links` are the app's routes (`NoLinks` for an app without).
+public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
+    // The sample app stored sessions under this name before the kit existed.
+    public static var typeName: String { "Auth" }
     /// The link to continue once signed in (by signing in or registering).
-    var returnTo: AppRoute?
+    var returnTo: Links?
 
-    enum Output: Equatable {
-        /// Signed in, with the link to continue; `welcome` for a user who just registered.
-        case signedIn(continuing: AppRoute?, welcome: SendWelcome? = nil)
+    public init() {}
+
+    public enum Output: Equatable, Sendable {
+        /// Signed in, with the link to continue; `registered` for a user who just registered.
+        case signedIn(continuing: Links?, registered: NewAccount? = nil)
     }
 
-    enum Input: Equatable {
+    public enum Input: Equatable, Sendable {
         case showLogin
         case register
         case signIn(email: String, password: String, screen: ScreenID)
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
         switch try event.output(FirstRunScreen.self) {
         case .logIn: return .showLogin
         case .signUp: return .register
@@ -41,11 +45,11 @@ struct AuthCoordinator: InputMapping {
         }
     }
 
-    mutating func start(_ context: inout Context) throws {
+    public mutating func start(_ context: inout Context) throws {
         context.setRoot(FirstRunScreen.self)
     }
 
-    mutating func handle(_ input: Input, _ context: inout Context) throws {
+    public mutating func handle(_ input: Input, _ context: inout Context) throws {
         switch input {
         case .showLogin: try context.push(LoginScreen.self, .init(email: ""))
         case .register: try startRegistration(&context)
@@ -53,18 +57,18 @@ struct AuthCoordinator: InputMapping {
         }
     }
 
-    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
-        // Either registration flow (phone or tablet) finishes with a `Registered`.
-        if let registered = output.value(as: Registered.self) {
-            finish(.signedIn(continuing: returnTo, welcome: registered.welcome), &context)
+    public mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        // Either registration flow (steps or one form) finishes with the `NewAccount`.
+        if let account = output.value(as: NewAccount.self) {
+            finish(.signedIn(continuing: returnTo, registered: account), &context)
         }
     }
 
     /// `/signup` shows registration over the first screen; any other link shows sign-in there and
     /// is kept to continue after it. Only what differs from that stack changes.
-    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
-        guard let route = link.route(as: AppRoute.self) else { return .unhandled }
-        if route == .signUp {
+    public mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard let route = link.route(as: Links.self) else { return .unhandled }
+        if route.opensRegistration {
             returnTo = nil
             if context.hasChild(.registration), context.ownScreens.count == 1,
                 case .handled = try context.open(link, inChild: .registration)
@@ -86,15 +90,22 @@ struct AuthCoordinator: InputMapping {
     }
 
     /// Backing out of sign-in drops the link it was for.
-    mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {
+    public mutating func screenRemoved(_ screen: Screen, _ context: inout Context) {
         if screen.name == LoginScreen.name { returnTo = nil }
     }
 
-    /// Khanlou's per-platform swap: tablets register in one form.
+    /// Steps or one form, as the app chose; `byPlatform` is Khanlou's per-platform swap:
+    /// tablets register in one form.
     private func startRegistration(_ context: inout Context) throws {
         guard !context.hasChild(.registration) else { return }
-        if context.platform == .tablet {
-            try context.startChild(.registration, TabletRegistrationCoordinator())
+        let oneForm: Bool
+        switch try context.accounts.options.registration {
+        case .steps: oneForm = false
+        case .oneForm: oneForm = true
+        case .byPlatform: oneForm = context.platform == .tablet
+        }
+        if oneForm {
+            try context.startChild(.registration, FormRegistrationCoordinator())
         } else {
             try context.startChild(.registration, RegistrationCoordinator())
         }
@@ -106,7 +117,7 @@ struct AuthCoordinator: InputMapping {
     /// account before is judged on its own failures (`DeviceCredentials`); one that signs in now
     /// gets a credential.
     private func signIn(email: String, password: String, screen: ScreenID, _ context: inout Context) throws {
-        let models = try context.models
+        let models = try context.accounts
         let account = EmailAddress.key(email)
         // No account has a longer key (registration refuses one): unknown, without a lookup.
         let user = account.utf8.count <= EmailBounds.maxKeyBytes ? try models.users.find(email: email) : nil
@@ -118,8 +129,8 @@ struct AuthCoordinator: InputMapping {
         let matches = try models.passwords.verify(password, against: user?.passwordHash ?? models.dummyHash)
         guard let user, matches else {
             try models.guards.signIns.recordFailure(attempt, now: models.now, lasting: models.lasting)
-            AppMetrics.signInFailed()
-            try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: Rules.wrongCredentials) }
+            SignInMetrics.signInFailed()
+            try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: AccountRules.wrongCredentials) }
             return
         }
         try models.guards.signIns.recordSuccess(attempt, on: models.connection)
@@ -134,4 +145,9 @@ struct AuthCoordinator: InputMapping {
         context.signIn(SessionUser(id: user.id, displayName: user.displayName))
         finish(.signedIn(continuing: returnTo), &context)
     }
+}
+
+extension ChildKey {
+    /// The registration flow, a child of the sign-in flow.
+    static let registration = ChildKey("registration")
 }

@@ -4,9 +4,9 @@ import Store
 /// Recomputes stored e-mail keys after `EmailAddress.key` changed.
 ///
 /// A key lives in SQL but is computed in Swift, so a migration can only list the users whose key
-/// may have changed (`email_key_upgrades`, migration sqlite/0010 and postgresql/0004: every
+/// may have changed (`email_key_upgrades`, the sample app's migrations sqlite/0010 and postgresql/0004: every
 /// address with a character outside printable ASCII; an ASCII address's key is its lower case,
-/// before and after). `UserStore` runs this before it looks an address up or adds one, on the
+/// before and after). `AccountStore` runs this before it looks an address up or adds one, on the
 /// event's connection, so no look-up ever compares a new key with an old one; once the table is
 /// empty that costs one look at an empty table.
 ///
@@ -14,7 +14,7 @@ import Store
 /// small capitals were mapped): the account whose key did not change keeps it (its owner signs in
 /// as before); otherwise the older account keeps it. The other is parked: its key becomes one no
 /// address has (`parkedKey`), so nobody signs in to it by any address (its own spelling now leads
-/// to the account that kept the key, whose password it needs); its sessions, posts and row stay,
+/// to the account that kept the key, whose password it needs); its sessions, its rows in the app's tables and its own stay,
 /// for an operator to settle with its owner.
 enum EmailKeyUpgrade {
     static func run(on connection: any SQLConnection) throws {

@@ -1,22 +1,26 @@
 import AccountProtection
 import Navigation
 
-/// twocentstudios' settings coordinator: a flow presented modally that finishes with
-/// `done`, `signedOut` or `accountDeleted`.
-struct SettingsCoordinator: InputMapping {
-    static let typeName = "Settings"
+/// twocentstudios' settings coordinator: the account's settings (password change, sign-out,
+/// account deletion), a flow the app presents (modally, say) that finishes with `done`,
+/// `signedOut` or `accountDeleted`.
+public struct AccountSettingsCoordinator: InputMapping {
+    // The sample app stored sessions under this name before the kit existed.
+    public static let typeName = "Settings"
 
-    enum Output: Equatable {
+    public init() {}
+
+    public enum Output: Equatable, Sendable {
         case done, signedOut, accountDeleted
     }
 
-    enum Input: Equatable {
+    public enum Input: Equatable, Sendable {
         case showChangePassword, signOut, askToDelete, done, cancelDelete
         case changePassword(current: String, new: String, screen: ScreenID)
         case deleteAccount(password: String, screen: ScreenID)
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
         switch try event.output(SettingsScreen.self) {
         case .changePassword: return .showChangePassword
         case .signOut: return .signOut
@@ -34,19 +38,20 @@ struct SettingsCoordinator: InputMapping {
         }
     }
 
-    mutating func start(_ context: inout Context) throws {
+    public mutating func start(_ context: inout Context) throws {
         try context.push(SettingsScreen.self)
     }
 
-    /// `/settings` while open: back to the settings screen (the delete alert and change password closed).
-    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
-        guard link.route(as: AppRoute.self) == .settings else { return .unhandled }
+    /// The settings link (`SignInRoute.opensAccountSettings`) while open: back to the settings
+    /// screen (the delete alert and change password closed).
+    public mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        guard link.opensAccountSettings else { return .unhandled }
         if context.ownScreens.contains(where: { $0.name == ConfirmDeleteScreen.name }) { try context.dismiss() }
         try context.popToRoot()
         return .handled
     }
 
-    mutating func handle(_ input: Input, _ context: inout Context) throws {
+    public mutating func handle(_ input: Input, _ context: inout Context) throws {
         switch input {
         case .showChangePassword:
             try context.push(ChangePasswordScreen.self, .init())
@@ -54,9 +59,7 @@ struct SettingsCoordinator: InputMapping {
             context.signOut()
             finish(.signedOut, &context)
         case .askToDelete:
-            try context.present(
-                ConfirmDeleteScreen.self,
-                .init(message: "Delete your account and all your posts? Enter your password to confirm."), as: .alert)
+            try context.present(ConfirmDeleteScreen.self, .init(message: try context.accounts.options.deletionWarning), as: .alert)
         case .done:
             finish(.done, &context)
         case .cancelDelete:
@@ -71,9 +74,9 @@ struct SettingsCoordinator: InputMapping {
     /// A new password ends the user's other sessions (OWASP: invalidate sessions on a credential
     /// change); this one stays signed in with a new token.
     private func changePassword(current: String, new: String, screen: ScreenID, _ context: inout Context) throws {
-        let models = try context.models
+        let models = try context.accounts
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
-        let error = try recheck(current, of: record, models) ? Rules.passwordError(new) : Rules.wrongPassword
+        let error = try recheck(current, of: record, models) ? AccountRules.passwordError(new) : AccountRules.wrongPassword
         if let error {
             try context.update(screen, as: ChangePasswordScreen.self) { $0.error = error }
             return
@@ -90,14 +93,14 @@ struct SettingsCoordinator: InputMapping {
     /// Deleting the account ends every session of the user, this one included (it signs out),
     /// and erases the journal of every session the user was signed in to.
     private func deleteAccount(password: String, screen: ScreenID, _ context: inout Context) throws {
-        let models = try context.models
+        let models = try context.accounts
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
         guard try recheck(password, of: record, models) else {
-            try context.update(screen, as: ConfirmDeleteScreen.self) { $0.error = Rules.wrongPassword }
+            try context.update(screen, as: ConfirmDeleteScreen.self) { $0.error = AccountRules.wrongPassword }
             return
         }
-        // What other sessions were shown of her (her name, her posts) leaves their journals too.
-        let shown = [record.displayName, record.email] + (try models.posts.posts(by: user.id)).map(\.text)
+        // What other sessions were shown of her (her name, what the app says) leaves their journals too.
+        let shown = [record.displayName, record.email] + (try models.options.shownOfUser(user.id, models.connection))
         try models.users.delete(id: user.id)
         context.endOtherSessions(ofUser: user.id)
         context.forgetUser(user.id)
@@ -109,7 +112,7 @@ struct SettingsCoordinator: InputMapping {
     /// Checks the signed-in user's password again, throttled like sign-ins: a stolen session
     /// must not be a way to guess the password quickly. A failure counts even when the event is
     /// refused afterwards (its answer would grow the session past its limit, say).
-    private func recheck(_ password: String, of record: UserRecord, _ models: AppModels) throws -> Bool {
+    private func recheck(_ password: String, of record: AccountRecord, _ models: AccountModels) throws -> Bool {
         let throttle = models.guards.passwordChecks
         let attempt = try throttle.check(
             account: "user:\(record.id)", client: models.clientAddress, now: models.now, on: models.connection)

@@ -4,21 +4,23 @@ import Navigation
 /// Kulman's registration coordinator: e-mail → password → profile, with a draft kept across
 /// the steps so that `back` and forward again show what was entered. The draft holds the
 /// password's Argon2id hash, never the password, and the hash is `@Confidential`: never journaled.
-struct RegistrationCoordinator: InputMapping {
-    static let typeName = "Registration"
-    typealias Output = Registered
+public struct RegistrationCoordinator: InputMapping {
+    public static let typeName = "Registration"
+    public typealias Output = NewAccount
     var email = ""
     @Confidential var passwordHash: String?
     var displayName = ""
     var emailScreen: ScreenID?
 
-    enum Input: Equatable {
+    public init() {}
+
+    public enum Input: Equatable, Sendable {
         case email(String, screen: ScreenID)
         case password(String, screen: ScreenID)
         case displayName(String, screen: ScreenID)
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
         let screen = event.screen.id
         if case .next(let field) = try event.output(SignUpEmailScreen.self) {
             return .email(EmailAddress.normalized(field.email), screen: screen)
@@ -30,22 +32,22 @@ struct RegistrationCoordinator: InputMapping {
         return nil
     }
 
-    mutating func start(_ context: inout Context) throws {
+    public mutating func start(_ context: inout Context) throws {
         emailScreen = try context.push(SignUpEmailScreen.self, .init(email: email))
     }
 
     /// `/signup` while registering: already there when on the first step.
-    mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
-        link.route(as: AppRoute.self) == .signUp && context.ownScreens.count == 1 ? .handled : .unhandled
+    public mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
+        link.opensRegistration && context.ownScreens.count == 1 ? .handled : .unhandled
     }
 
-    mutating func handle(_ input: Input, _ context: inout Context) throws {
-        let models = try context.models
+    public mutating func handle(_ input: Input, _ context: inout Context) throws {
+        let models = try context.accounts
         switch input {
         case .email(let email, let screen):
             // Every try counts, whatever the answer: "already registered" must not be a fast oracle.
             try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
-            if let error = try Rules.emailError(email) ?? (models.users.exists(email: email) ? Rules.emailTaken : nil) {
+            if let error = try AccountRules.emailError(email) ?? (models.users.exists(email: email) ? AccountRules.emailTaken : nil) {
                 try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email, error: error) }
                 return
             }
@@ -53,7 +55,7 @@ struct RegistrationCoordinator: InputMapping {
             try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email) }
             try context.push(SignUpPasswordScreen.self, .init())
         case .password(let password, let screen):
-            if let error = Rules.passwordError(password) {
+            if let error = AccountRules.passwordError(password) {
                 try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = error }
                 return
             }
@@ -65,7 +67,7 @@ struct RegistrationCoordinator: InputMapping {
             try context.push(SignUpProfileScreen.self, .init(displayName: displayName))
         case .displayName(let name, let screen):
             displayName = name
-            if let error = Rules.displayNameError(name) {
+            if let error = AccountRules.displayNameError(name) {
                 try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: error) }
                 return
             }
@@ -73,18 +75,12 @@ struct RegistrationCoordinator: InputMapping {
                 let user = try models.users.create(email: email, passwordHash: passwordHash, displayName: name, now: models.now)
             else {
                 // Someone registered this e-mail since step 1.
-                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: Rules.emailTaken) }
+                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: AccountRules.emailTaken) }
                 return
             }
             context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))
             context.signIn(SessionUser(id: user.id, displayName: user.displayName))
-            finish(Registered(welcome: SendWelcome(userId: user.id, email: email, displayName: user.displayName)), &context)
+            finish(NewAccount(id: user.id, email: email, displayName: user.displayName), &context)
         }
     }
-}
-
-/// What both registration flows (phone and tablet) finish with: the session is signed in as
-/// the new user, who is to be welcomed.
-struct Registered: Equatable {
-    var welcome: SendWelcome
 }
