@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "SignInKit",
             dependencies: [
-                "Navigation", "NavigationMacros", "Store", "Secrets", "AccountProtection",
+                "CoordinatorApp", "Navigation", "NavigationMacros", "Store", "Secrets", "AccountProtection",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             exclude: ["Migrations"],

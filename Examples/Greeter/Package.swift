@@ -12,6 +12,7 @@ let package = Package(
             dependencies: [
                 .product(name: "CoordinatorApp", package: "coordinatord"),
                 .product(name: "NavigationMacros", package: "coordinatord"),
+                .product(name: "SignInKit", package: "coordinatord"),
             ],
             // The migrations are built into the code: the binary needs nothing beside it.
             exclude: ["Migrations"], plugins: [.plugin(name: "EmbedFiles", package: "coordinatord")]),

@@ -16,11 +16,11 @@ public struct ServedApp: Sendable {
     public let navigation: NavigationApp
     /// The app's migrations for a dialect (their scope is `name`, or that of a module the app
     /// includes, such as `AccountProtection.scope`), applied after coordinatord's own.
-    public let migrations: @Sendable (SQLDialect) throws -> [Migration]
+    public private(set) var migrations: @Sendable (SQLDialect) throws -> [Migration]
     /// The app's own options: `serve` accepts each as a flag and as a `COORDINATORD_*` variable.
     public let settings: any (ParsableArguments & Sendable).Type
     /// Builds, at start, what makes each event's environment.
-    public let environment: EnvironmentSetup
+    public private(set) var environment: EnvironmentSetup
     /// The app's own version (`1.4.0`), which its OpenAPI document gives as `info.version`, so
     /// that generated clients name the app's release, not coordinatord's; nil: unversioned.
     public var version: String?
@@ -89,6 +89,29 @@ public struct ServedApp: Sendable {
     public func versioned(_ version: String) -> ServedApp {
         var app = self
         app.version = version
+        return app
+    }
+
+    /// This app with a part built on the server library included (a kit, such as SignInKit's
+    /// `signingIn()`): its `migrations` applied before the app's own (the app's tables may
+    /// refer to its tables), and what `environment` builds once at start adding to every event's
+    /// environment after the app's.
+    public func including(
+        migrations included: @escaping @Sendable (SQLDialect) throws -> [Migration],
+        environment part: @escaping @Sendable (AppStartup) throws -> @Sendable (EventScope, inout Environment) -> Void
+    ) -> ServedApp {
+        var app = self
+        let (ownMigrations, ownEnvironment) = (migrations, environment)
+        app.migrations = { dialect in try included(dialect) + ownMigrations(dialect) }
+        app.environment = { startup in
+            let own = try ownEnvironment(startup)
+            let add = try part(startup)
+            return { connection, passwords, request in
+                var environment = own(connection, passwords, request)
+                add(EventScope(connection: connection, passwords: passwords, request: request), &environment)
+                return environment
+            }
+        }
         return app
     }
 

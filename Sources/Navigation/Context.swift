@@ -44,6 +44,13 @@ public struct Context {
 
     /// The kind of client the session was created for.
     public var platform: Platform { tree.platform }
+    /// True when the running coordinator was started on a tab's stack or on a modal layer (its
+    /// own `Placement.tab` or `.modal`, or its parent's); false on the root stack. A flow that
+    /// is the whole app at times (sign-in) replaces every layer there, and only pushes here.
+    public var startedInTabOrModal: Bool {
+        guard let home = tree.nodes[coordinatorID]?.home else { return false }
+        return home.tab != nil || tree.layers.first { $0.id == home.layer }?.presentation == .modal
+    }
     /// The signed-in user, if any.
     public var user: SessionUser? { tree.user }
 

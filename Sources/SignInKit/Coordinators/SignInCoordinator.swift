@@ -45,8 +45,14 @@ public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
         }
     }
 
+    /// The first-run screen: the whole app's (every layer replaced) when started on the root
+    /// stack, as the sample app does while signed out; pushed on its tab or modal sheet otherwise.
     public mutating func start(_ context: inout Context) throws {
-        context.setRoot(FirstRunScreen.self)
+        if context.startedInTabOrModal {
+            try context.push(FirstRunScreen.self)
+        } else {
+            context.setRoot(FirstRunScreen.self)
+        }
     }
 
     public mutating func handle(_ input: Input, _ context: inout Context) throws {

@@ -1,6 +1,7 @@
 import CoordinatorApp
 import Foundation
 import Navigation
+import SignInKit
 import Store
 
 /// The app: its screens and coordinators, its migrations, and how coordinatord serves it.
@@ -9,8 +10,13 @@ public enum Greeter {
         screens: [
             HelloScreen.self, GreetingScreen.self, HistoryScreen.self, PersonScreen.self, ForgetAlert.self,
             CardScreen.self, CardPreviewScreen.self,
-        ],
-        coordinators: [AppCoordinator.self, GreeterCoordinator.self, HistoryCoordinator.self, CardCoordinator.self],
+        ] + SignInKit.screens,
+        coordinators: [
+            AppCoordinator.self, GreeterCoordinator.self, HistoryCoordinator.self, CardCoordinator.self,
+            AccountCoordinator.self,
+        ] + SignInKit.coordinators(links: NoLinks.self),
+        // A signed-in user exists while their row does.
+        userTable: SignInKit.userTable,
         root: { _ in AppCoordinator() })
 
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
@@ -25,7 +31,10 @@ public enum Greeter {
         return environment
     }
 
+    /// Served with the sign-in kit's tables and models (`signingIn`).
     public static let served = ServedApp(
         name: "greeter", navigation: navigation, migrations: { try migrations(for: $0) },
-        eventEnvironment: { event in environment(event.connection) })
+        eventEnvironment: { event in environment(event.connection) }
+    )
+    .signingIn()
 }

@@ -31,7 +31,7 @@ import Testing
         try await app.send(HelloScreen.self, .greet(name: "Ada"))
         #expect(
             app.state == [
-                "id": "session-1", "version": 2, "user": nil, "top": "s3",
+                "id": "session-1", "version": 2, "user": nil, "top": "s4",
                 "stack": [
                     [
                         "presentation": "root", "selectedTab": "greet",
@@ -41,7 +41,7 @@ import Testing
                                 "screens": [
                                     ["id": "s1", "name": "hello", "props": ["error": nil], "events": []],
                                     [
-                                        "id": "s3", "name": "greeting", "props": ["text": "Hello, Ada!", "times": 1],
+                                        "id": "s4", "name": "greeting", "props": ["text": "Hello, Ada!", "times": 1],
                                         "events": ["back", "selectTab"],
                                     ],
                                 ],
@@ -51,6 +51,10 @@ import Testing
                                 "screens": [
                                     ["id": "s2", "name": "history", "props": ["people": [], "sortedBy": "name"], "events": []]
                                 ],
+                            ],
+                            [
+                                "name": "account", "title": "Account",
+                                "screens": [["id": "s3", "name": "firstRun", "props": [:], "events": []]],
                             ],
                         ],
                     ]
