@@ -18,6 +18,7 @@ let package = Package(
             name: "ShopApp",
             dependencies: [
                 .product(name: "CoordinatorServer", package: "coordinatord"),
+                .product(name: "SignInKit", package: "coordinatord"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The migrations are built into the code: the binary needs nothing beside it.

@@ -60,9 +60,9 @@ try:
     send(m.OpenCartEvent(screen=state.top, event=m.OpenCartEventEvent.OPENCART))
     assert top_screen(state).name.value == "cart", top_screen(state).name
     send(m.CheckoutEvent(screen=state.top, event=m.CheckoutEventEvent.CHECKOUT))
-    send(m.NextEvent(screen=state.top, event=m.NextEventEvent.NEXT,
+    send(m.CheckoutAddressNextEvent(screen=state.top, event=m.CheckoutAddressNextEventEvent.NEXT,
                      payload=m.Address(name="Ada Lovelace", street="1 Loop Road", city="Turin")))
-    send(m.ConfirmEvent(screen=state.top, event=m.ConfirmEventEvent.CONFIRM))
+    send(m.CheckoutConfirmConfirmEvent(screen=state.top, event=m.CheckoutConfirmConfirmEventEvent.CONFIRM))
     assert top_screen(state).name.value == "checkout.placed", top_screen(state).name
     # Links: one opened from any screen, an unknown one and one whose product does not exist.
     send(m.OpenEvent(screen=state.top, event=m.OpenEventEvent.OPEN, payload=m.OpenPayload(link="/cart")))

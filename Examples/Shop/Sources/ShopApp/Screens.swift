@@ -147,7 +147,7 @@ public enum AddressScreen: ScreenType {
             "name": .init(label: "Full name", autofill: .name), "street": .init(label: "Street", autofill: .streetAddress),
             "city": .init(label: "City", autofill: .city),
         ],
-        events: ["next": .primary("Continue"), "cancel": .cancel("Cancel")])
+        events: ["next": .primary("Continue"), "signIn": .secondary("Sign in to fill in your name"), "cancel": .cancel("Cancel")])
     public struct Props: Codable, Sendable, Hashable {
         public var name: String
         public var street: String
@@ -155,8 +155,10 @@ public enum AddressScreen: ScreenType {
         public var error: String?
     }
     public enum Output: ScreenOutput {
-        case next(Address), cancel
-        public static let events: [OutputEvent<Output>] = [.event("next", Output.next), .event("cancel", .cancel)]
+        case next(Address), signIn, cancel
+        public static let events: [OutputEvent<Output>] = [
+            .event("next", Output.next), .event("signIn", .signIn), .event("cancel", .cancel),
+        ]
     }
 }
 

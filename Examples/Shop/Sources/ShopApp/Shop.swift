@@ -1,6 +1,7 @@
 import CoordinatorServer
 import Foundation
 import Navigation
+import SignInKit
 import Store
 
 /// The shop: its screens and coordinators, its migrations, and how coordinatord serves it.
@@ -12,9 +13,10 @@ public enum Shop {
         screens: [
             WelcomeScreen.self, CatalogueScreen.self, ProductScreen.self, CartScreen.self, AddressScreen.self,
             ConfirmOrderScreen.self, OrderPlacedScreen.self,
-        ],
-        coordinators: [ShopCoordinator.self, CatalogueCoordinator.self, CheckoutCoordinator.self],
-        links: Links(ShopRoute.self), root: { _ in ShopCoordinator() })
+        ] + SignInKit.screens,
+        coordinators: [ShopCoordinator.self, CatalogueCoordinator.self, CheckoutCoordinator.self]
+            + SignInKit.coordinators(links: ShopRoute.self),
+        userTable: SignInKit.userTable, links: Links(ShopRoute.self), root: { _ in ShopCoordinator() })
 
     /// `cents` as shoppers read a price: `€12.99`.
     static func price(cents: Int) -> String {
@@ -36,7 +38,8 @@ public enum Shop {
         return environment
     }
 
-    /// The shop as coordinatord serves it: with `--payment-service`, orders are charged there.
+    /// The shop as coordinatord serves it: with `--payment-service`, orders are charged there;
+    /// with the sign-in kit's accounts, which a shopper may use at checkout.
     public static let served = ServedApp(
         name: name, navigation: navigation, settings: ShopSettings.self, migrations: { try migrations(for: $0) },
         environment: { _, settings in
@@ -44,6 +47,7 @@ public enum Shop {
             return { connection, _, request in environment(connection: connection, now: request.now, chargesCards: chargesCards) }
         }
     )
+    .signingIn()
     .handlingEffects { startup in
         let settings = try startup.settings(as: ShopSettings.self)
         return settings.paymentURL.map { Payments(service: $0).handlers } ?? EffectHandlers()

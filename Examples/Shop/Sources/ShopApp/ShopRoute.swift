@@ -1,7 +1,9 @@
 import Navigation
+import SignInKit
 
-/// The shop's links: a product, and the cart. Nobody signs in to a shop.
-public enum ShopRoute: Route {
+/// The shop's links: a product, and the cart. Nobody has to sign in to a shop (a shopper may,
+/// at checkout); no link opens registration.
+public enum ShopRoute: SignInRoute {
     case product(Int)
     case cart
 
@@ -20,4 +22,5 @@ public enum ShopRoute: Route {
     }
 
     public var needsSignIn: Bool { false }
+    public var opensRegistration: Bool { false }
 }

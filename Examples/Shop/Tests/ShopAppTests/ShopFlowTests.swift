@@ -1,5 +1,6 @@
 import CoordinatorTesting
 import Navigation
+import SignInKit
 import Testing
 
 @testable import ShopApp
@@ -112,5 +113,29 @@ import Testing
         await #expect(throws: EventRejection.self) {
             try await shop.send("next", ["name": "A\u{200B}da", "street": "1 Loop Rd", "city": "Turin"])
         }
+    }
+
+    /// A shopper may sign in at checkout, on the sheet, with the sign-in kit's flow (here a
+    /// registration): the address step comes back with the name filled in, and the order goes on.
+    /// Backing out of sign-in leaves the address step as it was.
+    @Test func signingInAtCheckoutFillsInTheName() async throws {
+        var shop = try await AppTester.atCheckout()
+        try await shop.send(AddressScreen.self, .signIn)
+        #expect(shop.top.name == FirstRunScreen.name && shop.layers == ["root", "modal"])
+        try await shop.send("back")
+        #expect(shop.top.name == AddressScreen.name && shop.tree.user == nil)
+
+        try await shop.send(AddressScreen.self, .signIn)
+        try await shop.send(FirstRunScreen.self, .signUp)
+        try await shop.send(SignUpEmailScreen.self, .next(EmailField(email: "ada@example.com")))
+        try await shop.send(SignUpPasswordScreen.self, .next(PasswordField(password: "correct horse battery staple")))
+        try await shop.send(SignUpProfileScreen.self, .finish(DisplayNameField(displayName: "Ada Lovelace")))
+        #expect(shop.tree.user?.displayName == "Ada Lovelace")
+        #expect(shop.top.name == AddressScreen.name && shop.layers == ["root", "modal"])
+        #expect(try shop.props(of: AddressScreen.self).name == "Ada Lovelace")
+        try await shop.send(AddressScreen.self, .next(Address(name: "Ada Lovelace", street: "1 Loop Road", city: "Turin")))
+        try await shop.send(ConfirmOrderScreen.self, .confirm)
+        #expect(shop.top.name == OrderPlacedScreen.name)
+        #expect(try shop.rows(in: "users") == 1 && shop.rows(in: "orders") == 1)
     }
 }

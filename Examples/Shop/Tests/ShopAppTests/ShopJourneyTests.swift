@@ -32,8 +32,11 @@ import Testing
 
         let catalogue = try await server.request("GET", "/v1/screens")
         let names = (catalogue.json?["screens"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        // The shop's own screens, and the sign-in kit's.
         #expect(names.sorted() == [
-            "cart", "catalogue", "checkout.address", "checkout.confirm", "checkout.placed", "product", "welcome",
+            "cart", "catalogue", "changePassword", "checkout.address", "checkout.confirm", "checkout.placed",
+            "confirmDelete", "firstRun", "login", "product", "settings", "signUp.email", "signUp.form", "signUp.password",
+            "signUp.profile", "welcome",
         ])
         #expect(try await server.request("GET", "/healthz").status == 200)
         #expect(try await server.stop() == 0)

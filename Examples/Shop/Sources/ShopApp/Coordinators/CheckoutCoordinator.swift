@@ -1,7 +1,9 @@
 import Navigation
+import SignInKit
 
 /// Checkout, presented modally: the address step, a confirm alert, the order placed.
-/// Finishes with `placed` (the order is stored) or `cancelled` (nothing is).
+/// Finishes with `placed` (the order is stored) or `cancelled` (nothing is). A shopper may sign
+/// in (or register) on the sheet first, with the sign-in kit's flow: the name is filled in.
 struct CheckoutCoordinator: InputMapping {
     static let typeName = "Checkout"
 
@@ -20,6 +22,7 @@ struct CheckoutCoordinator: InputMapping {
 
     enum Input: Equatable {
         case address(Address, screen: ScreenID)
+        case signIn
         case cancel
         case confirm
         case keepEditing
@@ -29,6 +32,7 @@ struct CheckoutCoordinator: InputMapping {
     static func mapIO(_ event: ScreenEvent) throws -> Input? {
         switch try event.output(AddressScreen.self) {
         case .next(let address): return .address(address, screen: event.screen.id)
+        case .signIn: return .signIn
         case .cancel: return .cancel
         case nil: break
         }
@@ -67,6 +71,9 @@ struct CheckoutCoordinator: InputMapping {
             }
             try context.present(
                 ConfirmOrderScreen.self, .init(message: "Place the order for \(trimmed.name), \(trimmed.city)?"), as: .alert)
+        case .signIn:
+            guard context.user == nil, !context.hasChild(.signIn) else { return }
+            try context.startChild(.signIn, SignInCoordinator<ShopRoute>())
         case .cancel:
             finish(.cancelled, &context)
         case .keepEditing:
@@ -86,6 +93,15 @@ struct CheckoutCoordinator: InputMapping {
         }
     }
 
+    /// Signed in (or registered) on the sheet: the address step again, the name filled in
+    /// where the shopper had typed none. Backed out of: the address step as it was.
+    mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
+        guard let user = context.user, let address = context.ownScreens.first(where: { $0.name == AddressScreen.name }) else {
+            return
+        }
+        try context.update(address.id, as: AddressScreen.self) { if $0.name.isEmpty { $0.name = user.displayName } }
+    }
+
     /// The payment service answered: the order records it, and the screen still showing it says so.
     mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling {
         guard let (orderId, payment) = try context.shop.recordPayment(result) else { return .unhandled }
@@ -94,6 +110,11 @@ struct CheckoutCoordinator: InputMapping {
         }
         return .handled
     }
+}
+
+extension ChildKey {
+    /// The sign-in kit's flow, on the checkout sheet.
+    static let signIn = ChildKey("signIn")
 }
 
 extension String {
