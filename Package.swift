@@ -225,7 +225,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "AccountProtectionTests",
-            dependencies: ["AccountProtection", "Navigation", "Store", "SQLiteStore", "PostgresStore", "TestSupport"]),
+            // SignInKit: its `users` table, on both stores, beside the protections it is built on.
+            dependencies: ["AccountProtection", "SignInKit", "Navigation", "Store", "SQLiteStore", "PostgresStore", "TestSupport"]),
         .testTarget(
             name: "CoordinatorTestingTests",
             dependencies: ["CoordinatorTesting", "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
