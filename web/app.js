@@ -24,6 +24,11 @@ let lastTop = null;
 
 async function call(method, path, body) {
   const headers = { "Accept": "application/json" };
+  // The user's languages, most preferred first: the catalog's labels and what flows write come
+  // back in the first the app has (browsers send this too; said here so every request has it).
+  if (navigator.languages && navigator.languages.length) {
+    headers["Accept-Language"] = navigator.languages.map((tag, index) => index === 0 ? tag : tag + ";q=" + Math.max(0.1, 1 - index / 10).toFixed(1)).join(", ");
+  }
   if (session) headers["Authorization"] = "Bearer " + session.token;
   const device = localStorage.getItem(DEVICE_KEY);
   if (device && path.endsWith("/events")) headers["Device-Token"] = device;

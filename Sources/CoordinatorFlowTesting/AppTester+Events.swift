@@ -23,7 +23,9 @@ extension AppTester {
         guard !shared.hasEnded(sessionID) else { throw SessionEnded(session: sessionID) }
         let (flows, database, id, tree) = (shared.flows, shared.database, sessionID, self.tree)
         let event = IncomingEvent(screen: top.id, name: name, payload: payload)
-        let info = RequestInfo(clientAddress: clientAddress, now: clock.now, deviceToken: deviceToken)
+        let info = RequestInfo(
+            clientAddress: clientAddress, now: clock.now, deviceToken: deviceToken,
+            language: acceptLanguage.map { navigation.translations.language(for: $0) })
         let lasting = LastingWritesLog()
         let (applied, outcome): (NavigationTree, EventOutcome)
         do {

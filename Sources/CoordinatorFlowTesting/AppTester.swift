@@ -43,6 +43,9 @@ public struct AppTester {
     public var clientAddress = "192.0.2.1"
     /// The `Device-Token` the client sends with each event (a credential a flow gave it).
     public var deviceToken: String?
+    /// The `Accept-Language` the client sends with each event (`"de-CH, de;q=0.9"`): flows see
+    /// the app's language it picks as `Context.language`. The app's own language when nil.
+    public var acceptLanguage: String?
     /// The device token the last answer that carried one gave (`Context.giveDeviceToken`).
     public internal(set) var givenDeviceToken: String?
     /// The session's tree.

@@ -25,6 +25,8 @@ public struct Context {
     private let registry: CoordinatorRegistry
     /// The app's links: a screen made with typed props gets its canonical link at once.
     let links: Links
+    /// The app's texts in other languages (`localized`).
+    private let translations: Translations
     /// A screen the app does not list, shown by an operation that cannot throw (`present`,
     /// `setRoot`): the coordinator call that did it fails as it returns.
     private var misuse: NavigationError?
@@ -38,21 +40,37 @@ public struct Context {
         self.screens = app.screens
         self.registry = app.registry
         self.links = app.links
+        self.translations = app.translations
     }
 
     // MARK: Session
 
     /// The kind of client the session was created for.
     public var platform: Platform { tree.platform }
-    /// True when the running coordinator was started on a tab's stack or on a modal layer (its
-    /// own `Placement.tab` or `.modal`, or its parent's); false on the root stack. A flow that
-    /// is the whole app at times (sign-in) replaces every layer there, and only pushes here.
+    /// True when the running coordinator was started on a tab's stack or on a modal layer that
+    /// it or one of its ancestors owns (its own `Placement.tab` or `.modal`, or a parent's); false
+    /// on the root stack, or on what a coordinator that is finishing left (a sign-out's tabs). A
+    /// flow that is the whole app at times (sign-in) replaces every layer then, and only pushes here.
     public var startedInTabOrModal: Bool {
-        guard let home = tree.nodes[coordinatorID]?.home else { return false }
-        return home.tab != nil || tree.layers.first { $0.id == home.layer }?.presentation == .modal
+        guard let home = tree.nodes[coordinatorID]?.home, let layer = tree.layers.first(where: { $0.id == home.layer }),
+            home.tab != nil || layer.presentation == .modal
+        else { return false }
+        var ancestor: CoordinatorID? = coordinatorID
+        while let id = ancestor, let node = tree.nodes[id] {
+            if id == layer.owner { return true }
+            ancestor = node.parent
+        }
+        return false
     }
     /// The signed-in user, if any.
     public var user: SessionUser? { tree.user }
+    /// The language of the client that sent this event (its `Accept-Language`, among the app's
+    /// `Translations`); the app's source language when it named none the app has.
+    public var language: String { environment[EventLanguage.self]?.tag ?? translations.source }
+
+    /// `text` in this event's language, from the app's `Translations`; as written when there is
+    /// no translation. What a flow writes for people (a screen's error) goes through here.
+    public func localized(_ text: String) -> String { translations.text(text, in: language) }
 
     /// Signs the session in as `user`; the session's token rotates.
     public mutating func signIn(_ user: SessionUser) {

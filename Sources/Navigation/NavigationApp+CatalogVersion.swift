@@ -13,9 +13,10 @@ extension NavigationApp {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The catalog as `GET /v1/screens` sends it, and its entity tag (its quoted `version`).
-    public func catalogDocument() -> (bytes: [UInt8], etag: String) {
-        let catalog = catalog()
+    /// The catalog as `GET /v1/screens` sends it (in `language`, as written for nil), and its
+    /// entity tag (its quoted `version`, which differs between languages).
+    public func catalogDocument(in language: String? = nil) -> (bytes: [UInt8], etag: String) {
+        let catalog = catalog(in: language)
         return (catalog.serialized(), "\"\(catalog.objectValue?["version"]?.stringValue ?? "")\"")
     }
 }

@@ -19,6 +19,8 @@ public struct NavigationApp: Sendable {
     package let userTable: UserTable?
     /// The app's link patterns (`Route`); none unless it declares them.
     public let links: Links
+    /// The app's texts in other languages (`translated(_:)`); none unless it declares them.
+    public private(set) var translations = Translations()
     /// The mistakes in the app's declarations, one sentence each; empty for a well-defined app.
     /// The server refuses to start with any, and `start` throws them (see `validate()`).
     public let problems: [String]
@@ -77,6 +79,14 @@ public struct NavigationApp: Sendable {
         self.init(
             displayName: displayName, screens: screens.map { definition($0) }, coordinators: coordinators, limits: limits,
             userExists: userExists, userTable: userTable, links: links, root: root)
+    }
+
+    /// This app with its texts in other languages: the catalog in each client's language
+    /// (`Accept-Language`), and `Context.localized` for what flows write.
+    public func translated(_ translations: Translations) -> NavigationApp {
+        var app = self
+        app.translations = translations
+        return app
     }
 
     /// A new session's tree: the root coordinator started for `platform` and `user`, then `link`

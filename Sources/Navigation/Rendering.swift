@@ -131,8 +131,9 @@ extension NavigationApp {
     /// Every screen with its props and its events with their payload fields (object members and
     /// list items included, each with the label assistive technology says), the system events,
     /// the app's display name, and `version`: a hash of the rest, which changes when a deploy
-    /// changes anything a client reads here.
-    public func catalog() -> JSONValue {
+    /// changes anything a client reads here. Its texts (titles, labels, summaries, the display
+    /// name) in `language`, from the app's `Translations`; as written for nil.
+    public func catalog(in language: String? = nil) -> JSONValue {
         func field(_ declaration: FieldDeclaration, of screen: ScreenDefinition?) -> JSONValue {
             var entry: [String: JSONValue] = ["type": .string(declaration.type.rawValue)]
             // A list's items have no name: they are described by type and members only.
@@ -167,7 +168,36 @@ extension NavigationApp {
         var members: [String: JSONValue] = ["screens": .array(screens), "systemEvents": events(system, of: nil)]
         if !links.isEmpty { members["links"] = links.catalog }
         if let displayName { members["app"] = ["name": .string(displayName)] }
+        if let language {
+            members = Dictionary(uniqueKeysWithValues: members.map { ($0.key, translatedTexts($0.value, in: language, key: $0.key)) })
+        }
         members["version"] = .string(Self.version(of: JSONValue.object(members).serialized()))
         return .object(members)
+    }
+
+    /// `value` with the texts people read in `language`: every `title`, `label`,
+    /// `accessibilityLabel`, `summary` and `name` of the app, but not an item action's `title`
+    /// and `subtitle`, which name fields.
+    private func translatedTexts(_ value: JSONValue, in language: String, key: String? = nil) -> JSONValue {
+        switch value {
+        case .string(let text) where ["title", "label", "accessibilityLabel", "summary"].contains(key ?? ""):
+            return .string(translations.text(text, in: language))
+        case .object(let members):
+            var translated: [String: JSONValue] = [:]
+            for (name, member) in members {
+                if name == "itemActions" {
+                    translated[name] = member
+                } else if key == "app", name == "name", case .string(let text) = member {
+                    translated[name] = .string(translations.text(text, in: language))
+                } else {
+                    translated[name] = translatedTexts(member, in: language, key: name)
+                }
+            }
+            return .object(translated)
+        case .array(let items):
+            return .array(items.map { translatedTexts($0, in: language, key: key) })
+        default:
+            return value
+        }
     }
 }

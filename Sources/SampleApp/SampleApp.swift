@@ -24,5 +24,7 @@ public enum SampleApp {
             + SignInKit.coordinators(links: AppRoute.self),
         // A user exists while their row does: checked with each event's write, at no read's cost.
         userTable: SignInKit.userTable,
-        links: Links(AppRoute.self), root: { _ in AppCoordinator() })
+        links: Links(AppRoute.self), root: { _ in AppCoordinator() }
+    )
+    .translated(translations)
 }

@@ -55,6 +55,7 @@ extension FlowRunner {
         environment.set(prepared.results)
         environment.set(prepared.lasting.begin(on: connection))
         environment.setSessionDirectory(StoreSessionDirectory(connection: connection, current: session, now: info.now))
+        if let language = info.language { environment.set(EventLanguage(language)) }
         return environment
     }
 }

@@ -75,11 +75,15 @@ public struct RequestInfo: Sendable {
     /// The `Device-Token` the client sent with the event, if any: a credential a flow gave this
     /// device in an earlier answer (`Context.giveDeviceToken`). Unverified: the app checks it.
     public var deviceToken: String? = nil
+    /// The language the client asked for (`Accept-Language`), among the app's; nil when it
+    /// named none (the app's source language then).
+    public var language: String? = nil
 
-    package init(clientAddress: String, now: Int64, deviceToken: String? = nil) {
+    package init(clientAddress: String, now: Int64, deviceToken: String? = nil, language: String? = nil) {
         self.clientAddress = clientAddress
         self.now = now
         self.deviceToken = deviceToken
+        self.language = language
     }
 }
 

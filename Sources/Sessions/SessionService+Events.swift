@@ -17,10 +17,12 @@ package struct EventRequest: Sendable {
     let clientAddress: String
     /// The `Device-Token` header: a credential a flow gave this device in an earlier answer.
     var deviceToken: String? = nil
+    /// The language the client asked for, among the app's (`Accept-Language`).
+    var language: String? = nil
 
     package init(
         sessionID: String, token: String?, event: IncomingEvent, ifMatch: Int??, idempotencyKey: String?,
-        requestHash: [UInt8], clientAddress: String, deviceToken: String? = nil
+        requestHash: [UInt8], clientAddress: String, deviceToken: String? = nil, language: String? = nil
     ) {
         self.sessionID = sessionID
         self.token = token
@@ -30,6 +32,7 @@ package struct EventRequest: Sendable {
         self.requestHash = requestHash
         self.clientAddress = clientAddress
         self.deviceToken = deviceToken
+        self.language = language
     }
 }
 
@@ -355,7 +358,8 @@ extension SessionService {
         _ prepared: PreparedWork, renderAnswer: Bool, userCheckInWrite: Bool
     ) throws -> FlowRun {
         var tree = current.tree
-        let info = RequestInfo(clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken)
+        let info = RequestInfo(
+            clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken, language: request.language)
         // The journal keeps the model writes the flow made, for `check-deploy` to compare.
         let recorder = configuration.journal.enabled ? WriteRecorder(connection) : nil
         let (outcome, snapshot, json, userToConfirm) = try flows.apply(

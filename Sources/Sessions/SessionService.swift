@@ -63,8 +63,8 @@ package final class SessionService: Sendable {
     /// A new session for `platform`, with `link` opened (a link that cannot be opened is refused,
     /// nothing stored): its token (shown once, never stored) and its state. A client past its rate
     /// gets `429`, before anything is stored. Until its first event the session lives only
-    /// `unusedTimeoutSeconds` without a request.
-    package func create(platform: Platform, link: String? = nil, clientAddress: String) async throws
+    /// `unusedTimeoutSeconds` without a request. `language` is the one the client asked for.
+    package func create(platform: Platform, link: String? = nil, clientAddress: String, language: String? = nil) async throws
         -> (token: String, state: [UInt8], id: String)
     {
         // A link that names nothing is refused before it costs a creation.
@@ -81,8 +81,8 @@ package final class SessionService: Sendable {
         let (tree, snapshot) = try await flows.withPreparations(client: clientAddress) { prepared in
             try await self.write { connection in
                 let (tree, snapshot) = try flows.start(
-                    platform: platform, link: link, on: connection, prepared, RequestInfo(clientAddress: clientAddress, now: now),
-                    session: id)
+                    platform: platform, link: link, on: connection, prepared,
+                    RequestInfo(clientAddress: clientAddress, now: now, language: language), session: id)
                 try SessionSQL.insert(
                     connection, id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,
                     expiresAt: expiresAt)

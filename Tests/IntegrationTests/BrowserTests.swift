@@ -16,6 +16,17 @@ import Testing
         try await server.stop()
     }
 
+    /// A browser whose user reads German gets the app in German (its languages go with every
+    /// request); an English one stays English.
+    @Test func theWebClientSpeaksTheBrowsersLanguage() async throws {
+        let server = try await ServerProcess.start()
+        let script = OpenAPITests.repository.appendingPathComponent("Tests/browser/language.py").path
+        let result = try await OpenAPITests.run("/usr/bin/env", ["python3", script, "http://127.0.0.1:\(server.port)"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("browser language passed"))
+        try await server.stop()
+    }
+
     /// Two windows on one session: a tap in one shows in the other (the live stream), and a
     /// window that was offline catches up when it is back online.
     @Test func twoWindowsOnOneSessionStayInSync() async throws {

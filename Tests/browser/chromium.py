@@ -8,11 +8,15 @@ from selenium.webdriver.chrome.service import Service
 WAIT_SECONDS = 60
 
 
-def chromium(window="390,844"):
-    """A new headless Chromium with a `window` ("width,height") and the console kept for `get_log`."""
+def chromium(window="390,844", languages=None):
+    """A new headless Chromium with a `window` ("width,height") and the console kept for `get_log`;
+    with `languages` ("de-DE,de"), a user who reads those (`navigator.languages`)."""
     options = webdriver.ChromeOptions()
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={window}"):
         options.add_argument(flag)
+    if languages:
+        options.add_argument("--lang=" + languages.split(",")[0])
+        options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)

@@ -34,15 +34,26 @@ struct SessionRoutes: Sendable {
                 .json(bytes: service.tree(of: session).serialized())
             }
         }
-        let catalog = service.app.catalogDocument()
+        // The catalog in each of the app's languages, made once; each has its own version.
+        let translations = service.app.translations
+        let catalogs = Dictionary(uniqueKeysWithValues: translations.languages.map { ($0, service.app.catalogDocument(in: $0)) })
         router.get("/v1/screens") { request in
+            let language = translations.language(for: request.headers["Accept-Language"])
+            let catalog = catalogs[language] ?? service.app.catalogDocument(in: language)
             // A client that has this catalog already (its version unchanged) is told so without it.
-            let tag = HTTPHeaders([("ETag", catalog.etag)])
+            let headers = HTTPHeaders([("ETag", catalog.etag), ("Content-Language", language), ("Vary", "Accept-Language")])
             if Self.matches(ifNoneMatch: request.headers["If-None-Match"], catalog.etag) {
-                return HTTPResponse(status: 304, headers: tag)
+                return HTTPResponse(status: 304, headers: headers)
             }
-            return .json(bytes: catalog.bytes, headers: tag)
+            return .json(bytes: catalog.bytes, headers: headers)
         }
+    }
+
+    /// The language `request` asks for (`Accept-Language`) among the app's; nil when the app has
+    /// no translations (its flows then see its source language).
+    private static func language(of request: HTTPRequest, _ service: SessionService) -> String? {
+        let translations = service.app.translations
+        return translations.tables.isEmpty ? nil : translations.language(for: request.headers["Accept-Language"])
     }
 
     /// Runs `body` with the session the path names, authenticated by the request's bearer token.
@@ -73,7 +84,8 @@ struct SessionRoutes: Sendable {
                 link = text
             }
         }
-        let created = try await service.create(platform: platform, link: link, clientAddress: request.clientAddress)
+        let created = try await service.create(
+            platform: platform, link: link, clientAddress: request.clientAddress, language: Self.language(of: request, service))
         // {"session":<state>,"token":"..."}, with the state's bytes as rendered.
         let body = Array(#"{"session":"#.utf8) + created.state + Array(#","token":"#.utf8)
             + JSONValue.string(created.token).serialized() + Array("}".utf8)
@@ -101,7 +113,8 @@ struct SessionRoutes: Sendable {
                     event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
                     ifMatch: ifMatch,
                     idempotencyKey: key, requestHash: key == nil ? [] : Tokens.sha256(bytes: request.body),
-                    clientAddress: request.clientAddress, deviceToken: request.headers["Device-Token"]))
+                    clientAddress: request.clientAddress, deviceToken: request.headers["Device-Token"],
+                    language: Self.language(of: request, service)))
         } catch {
             let kind = (error as? any ProblemError)?.problem.type ?? .internalError
             Counter(label: "coordinatord_events_refused_total", dimensions: [("reason", kind.reason)]).increment()

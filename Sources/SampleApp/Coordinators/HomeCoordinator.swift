@@ -74,7 +74,8 @@ struct HomeCoordinator: InputMapping {
             try context.present(ComposeScreen.self, .init(text: ""))
         case .post(let text, let screen):
             if let error = Rules.postError(text.trimmed.isEmpty ? "" : text) {
-                try context.update(screen, as: ComposeScreen.self) { $0 = .init(text: text, error: error) }
+                let shown = context.localized(error)
+                try context.update(screen, as: ComposeScreen.self) { $0 = .init(text: text, error: shown) }
                 return
             }
             guard let user = context.user else { return }

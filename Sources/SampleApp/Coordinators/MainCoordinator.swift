@@ -7,7 +7,10 @@ struct MainCoordinator: Coordinator {
     typealias Output = ProfileCoordinator.Output
 
     mutating func start(_ context: inout Context) throws {
-        context.setRootTabs([TabSpec(.home, title: "Home"), TabSpec(.profile, title: "Profile")], selected: .home)
+        // The tabs' titles in the language of the client that signed in.
+        context.setRootTabs(
+            [TabSpec(.home, title: context.localized("Home")), TabSpec(.profile, title: context.localized("Profile"))],
+            selected: .home)
         try context.startChild(.home, HomeCoordinator(), placement: .tab(.home))
         try context.startChild(.profile, ProfileCoordinator(), placement: .tab(.profile))
     }

@@ -39,7 +39,8 @@ struct ProfileCoordinator: InputMapping {
             try context.startChild(.settings, AccountSettingsCoordinator(), placement: .modal)
         case .rename(let name, let screen):
             if let error = AccountRules.displayNameError(name) {
-                try context.update(screen, as: EditProfileScreen.self) { $0 = .init(displayName: name, error: error) }
+                let shown = context.localized(error)
+                try context.update(screen, as: EditProfileScreen.self) { $0 = .init(displayName: name, error: shown) }
                 return
             }
             guard var user = context.user else { return }

@@ -59,7 +59,8 @@ public struct AccountSettingsCoordinator: InputMapping {
             context.signOut()
             finish(.signedOut, &context)
         case .askToDelete:
-            try context.present(ConfirmDeleteScreen.self, .init(message: try context.accounts.options.deletionWarning), as: .alert)
+            let warning = context.localized(try context.accounts.options.deletionWarning)
+            try context.present(ConfirmDeleteScreen.self, .init(message: warning), as: .alert)
         case .done:
             finish(.done, &context)
         case .cancelDelete:
@@ -78,7 +79,8 @@ public struct AccountSettingsCoordinator: InputMapping {
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
         let error = try recheck(current, of: record, models) ? AccountRules.passwordError(new) : AccountRules.wrongPassword
         if let error {
-            try context.update(screen, as: ChangePasswordScreen.self) { $0.error = error }
+            let shown = context.localized(error)
+            try context.update(screen, as: ChangePasswordScreen.self) { $0.error = shown }
             return
         }
         try models.users.update(id: user.id, passwordHash: models.passwords.hash(new))
@@ -96,7 +98,8 @@ public struct AccountSettingsCoordinator: InputMapping {
         let models = try context.accounts
         guard let user = context.user, let record = try models.users.find(id: user.id) else { return }
         guard try recheck(password, of: record, models) else {
-            try context.update(screen, as: ConfirmDeleteScreen.self) { $0.error = AccountRules.wrongPassword }
+            let shown = context.localized(AccountRules.wrongPassword)
+            try context.update(screen, as: ConfirmDeleteScreen.self) { $0.error = shown }
             return
         }
         // What other sessions were shown of her (her name, what the app says) leaves their journals too.

@@ -44,8 +44,9 @@ public struct FormRegistrationCoordinator: InputMapping {
             if user == nil { error = AccountRules.emailTaken }
         }
         guard let user else {
+            let shown = context.localized(error ?? AccountRules.emailTaken)
             try context.update(screen, as: SignUpFormScreen.self) {
-                $0 = .init(email: email, displayName: displayName, error: error ?? AccountRules.emailTaken)
+                $0 = .init(email: email, displayName: displayName, error: shown)
             }
             return
         }

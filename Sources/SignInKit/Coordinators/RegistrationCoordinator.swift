@@ -48,7 +48,8 @@ public struct RegistrationCoordinator: InputMapping {
             // Every try counts, whatever the answer: "already registered" must not be a fast oracle.
             try models.guards.registrations.take(models.clientAddress, now: models.now, on: models.connection)
             if let error = try AccountRules.emailError(email) ?? (models.users.exists(email: email) ? AccountRules.emailTaken : nil) {
-                try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email, error: error) }
+                let shown = context.localized(error)
+                try context.update(screen, as: SignUpEmailScreen.self) { $0 = .init(email: email, error: shown) }
                 return
             }
             self.email = email
@@ -56,7 +57,8 @@ public struct RegistrationCoordinator: InputMapping {
             try context.push(SignUpPasswordScreen.self, .init())
         case .password(let password, let screen):
             if let error = AccountRules.passwordError(password) {
-                try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = error }
+                let shown = context.localized(error)
+                try context.update(screen, as: SignUpPasswordScreen.self) { $0.error = shown }
                 return
             }
             // Each hash takes a registration token first, so looping `next`/`back` here is
@@ -68,14 +70,16 @@ public struct RegistrationCoordinator: InputMapping {
         case .displayName(let name, let screen):
             displayName = name
             if let error = AccountRules.displayNameError(name) {
-                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: error) }
+                let shown = context.localized(error)
+                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: shown) }
                 return
             }
             guard let passwordHash,
                 let user = try models.users.create(email: email, passwordHash: passwordHash, displayName: name, now: models.now)
             else {
                 // Someone registered this e-mail since step 1.
-                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: AccountRules.emailTaken) }
+                let shown = context.localized(AccountRules.emailTaken)
+                try context.update(screen, as: SignUpProfileScreen.self) { $0 = .init(displayName: name, error: shown) }
                 return
             }
             context.giveDeviceToken(try models.guards.devices.issue(toUser: user.id, now: models.now, on: models.connection))

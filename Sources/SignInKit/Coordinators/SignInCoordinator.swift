@@ -136,7 +136,8 @@ public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
         guard let user, matches else {
             try models.guards.signIns.recordFailure(attempt, now: models.now, lasting: models.lasting)
             SignInMetrics.signInFailed()
-            try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: AccountRules.wrongCredentials) }
+            let shown = context.localized(AccountRules.wrongCredentials)
+            try context.update(screen, as: LoginScreen.self) { $0 = .init(email: email, error: shown) }
             return
         }
         try models.guards.signIns.recordSuccess(attempt, on: models.connection)

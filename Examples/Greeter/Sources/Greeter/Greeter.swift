@@ -17,7 +17,19 @@ public enum Greeter {
         ] + SignInKit.coordinators(links: NoLinks.self),
         // A signed-in user exists while their row does.
         userTable: SignInKit.userTable,
-        root: { _ in AppCoordinator() })
+        root: { _ in AppCoordinator() }
+    )
+    .translated(translations)
+
+    /// The app's texts in German (section 15), with the sign-in kit's.
+    public static let translations = Translations([
+        "de": [
+            "Asks for a name.": "Fragt nach einem Namen.",
+            "Greets the visitor.": "Begrüßt den Besucher.",
+            "Tell me your name.": "Sagen Sie mir Ihren Namen.",
+            "Tell me a name of up to 50 characters.": "Sagen Sie mir einen Namen mit bis zu 50 Zeichen.",
+        ]
+    ]).merging(SignInKit.translations)
 
     public static func migrations(for dialect: SQLDialect) throws -> [Migration] {
         try Migration.load(files: EmbeddedFiles.files(in: "Migrations/" + dialect.rawValue), scope: "greeter")

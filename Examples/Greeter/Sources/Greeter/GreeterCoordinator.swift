@@ -15,9 +15,9 @@ struct GreeterCoordinator: Coordinator {
         case .greet(let name)?:
             let name = name.wrappedValue.trimmingCharacters(in: .whitespaces)
             guard Self.nameLimit.violation(in: name) == nil else {
-                try context.update(event.screen.id, as: HelloScreen.self) {
-                    $0.error = name.isEmpty ? "Tell me your name." : "Tell me a name of up to 50 characters."
-                }
+                // In the language of the client that sent the event (section 15).
+                let error = context.localized(name.isEmpty ? "Tell me your name." : "Tell me a name of up to 50 characters.")
+                try context.update(event.screen.id, as: HelloScreen.self) { $0.error = error }
                 return .handled
             }
             let times = try context.environment.require(Greetings.self).greet(name)

@@ -71,4 +71,18 @@ import Testing
             try await app.send("greet", ["name": "Ada", "nom": "Ada"])
         }
     }
+
+    /// A client that reads German gets the app's German; one that reads neither language the
+    /// app has gets its own.
+    @Test func anErrorInTheLanguageOfTheClient() async throws {
+        var app = try await AppTester(Greeter.served)
+        app.acceptLanguage = "de-AT, de;q=0.9"
+        try await app.send(HelloScreen.self, .greet(name: "  "))
+        #expect(try app.props(of: HelloScreen.self).error == "Sagen Sie mir Ihren Namen.")
+        app.acceptLanguage = "fr"
+        try await app.send(HelloScreen.self, .greet(name: "  "))
+        #expect(try app.props(of: HelloScreen.self).error == "Tell me your name.")
+        let hello = Greeter.navigation.catalog(in: "de")["screens"]?.arrayValue?.first { $0["name"] == "hello" }
+        #expect(hello?["summary"] == "Fragt nach einem Namen.")
+    }
 }
