@@ -21,6 +21,8 @@ extension AppTester {
     @discardableResult
     public mutating func send(_ name: String, _ payload: JSONValue = .null) async throws -> EventOutcome {
         guard !shared.hasEnded(sessionID) else { throw SessionEnded(session: sessionID) }
+        if exhaustive, !unasserted.isEmpty { throw UnassertedChanges(changes: unasserted) }
+        let before: JSONValue? = exhaustive ? state : nil
         let (flows, database, id, tree) = (shared.flows, shared.database, sessionID, self.tree)
         let event = IncomingEvent(screen: top.id, name: name, payload: payload)
         let info = RequestInfo(
@@ -43,6 +45,7 @@ extension AppTester {
         }
         self.tree = applied
         version += 1
+        if let before { unasserted = Self.changes(from: before, to: state) }
         pendingEffects += outcome.effects.map { PendingEffect(id: shared.newEffectID(), requested: $0) }
         if let given = outcome.deviceToken { givenDeviceToken = given }
         shared.signedIn(applied.user?.id, session: sessionID)

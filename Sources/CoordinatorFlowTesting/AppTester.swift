@@ -43,6 +43,12 @@ public struct AppTester {
     public var clientAddress = "192.0.2.1"
     /// The `Device-Token` the client sends with each event (a credential a flow gave it).
     public var deviceToken: String?
+    /// Exhaustive mode, as TCA's `TestStore`: each event's changes to the State must all be
+    /// asserted (`expect(_:_:)`, `expectRemoved(_:)`, or `skipChanges()`) before the next
+    /// event or `finish()`, which otherwise throw `UnassertedChanges` naming them.
+    public var exhaustive = false
+    /// The last event's changes no assertion looked at yet (in exhaustive mode).
+    var unasserted: [String: StateChange] = [:]
     /// The `Accept-Language` the client sends with each event (`"de-CH, de;q=0.9"`): flows see
     /// the app's language it picks as `Context.language`. The app's own language when nil.
     public var acceptLanguage: String?

@@ -42,6 +42,40 @@ import Testing
         #expect(try restored.snapshot == kept)
     }
 
+    /// Exhaustive mode, as TCA's `TestStore`: a change of the State no assertion looked at fails
+    /// the next event (and `finish()`), naming it with its values; asserted, it goes on.
+    @Test func exhaustiveModeNamesEveryChangeNoAssertionLookedAt() async throws {
+        var app = try await AppTester(Probe.served(), clock: ManualClock(start: 1_000))
+        app.exhaustive = true
+        app.clock.advance(by: .seconds(60))
+        try await app.send(Vault.self, .look)
+        let seenAt = "stack[0].screens[0].props.seenAt"
+        #expect(throws: UnassertedChanges.self) { try app.finish() }
+        do {
+            try await app.send(Vault.self, .look)
+            Issue.record("an unasserted change let the next event through")
+        } catch let unasserted as UnassertedChanges {
+            #expect(unasserted.changes == [seenAt: StateChange(old: 1_000, new: 1_060)])
+            #expect(unasserted.description.contains("\(seenAt): 1000 → 1060"))
+        }
+        #expect(app.version == 2, "the refused event was not sent")
+        #expect(throws: StateMismatch.self) { try app.expect(seenAt, 1_000) }
+        try app.expect(seenAt, 1_060)
+        try app.finish()
+
+        // An event that changes nothing needs no assertion; asserting a whole subtree covers its leaves.
+        try await app.send(Vault.self, .look)
+        try app.finish()
+        app.clock.advance(by: .seconds(1))
+        try await app.send(Vault.self, .look)
+        try app.expect("stack[0].screens[0].props", ["seenAt": 1_061, "hash": nil, "lookedUp": nil, "user": nil])
+        try app.finish()
+        app.clock.advance(by: .seconds(1))
+        try await app.send(Vault.self, .look)
+        app.skipChanges()
+        try await app.send(Vault.self, .look)
+    }
+
     /// The clock stands still until the test moves it; flows see it as the request's time.
     @Test func theManualClockMovesOnlyWhenTold() async throws {
         var app = try await AppTester(Probe.served(), clock: ManualClock(start: 1_000))
