@@ -13,6 +13,12 @@ public protocol Coordinator: Codable, Equatable, Sendable {
     /// Bump when the encoded state changes shape; older snapshots are then upgraded by `migrate`,
     /// or, when it gives nothing, fall back to a fresh start.
     static var schemaVersion: Int { get }
+    /// The coordinator types this one starts (its children), and the screen types it shows: an
+    /// app's lists are derived from its root's (`NavigationApp(root:)`), each type once.
+    /// None by default (an app that lists its types by hand needs none).
+    static var children: [any Coordinator.Type] { get }
+    /// The screen types this coordinator shows (see `children`).
+    static var screens: [any ScreenType.Type] { get }
 
     /// This type's state as stored with schema `version` (its previous one), made into the form
     /// of schema `version + 1`; nil when that older form cannot be upgraded. Runs once per
@@ -58,6 +64,10 @@ extension Coordinator {
     public static var typeName: String { TypeNames.derived(from: Self.self, dropping: "Coordinator", lowerFirst: false) }
     /// Version 1 unless a coordinator says otherwise.
     public static var schemaVersion: Int { 1 }
+    /// None unless a coordinator declares them.
+    public static var children: [any Coordinator.Type] { [] }
+    /// None unless a coordinator declares them.
+    public static var screens: [any ScreenType.Type] { [] }
     /// No migration unless a coordinator declares one: an older snapshot falls back to a fresh start.
     public static func migrate(_ state: JSONValue, fromSchema version: Int) throws -> JSONValue? { nil }
     /// Does nothing by default.

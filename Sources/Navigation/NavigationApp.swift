@@ -81,6 +81,41 @@ public struct NavigationApp: Sendable {
             userExists: userExists, userTable: userTable, links: links, root: root)
     }
 
+    /// An app whose screens and coordinators are those its root reaches: the root's type, the
+    /// `children` it declares, theirs, and each one's `screens`, each type once; plus any
+    /// listed in `screens` and `coordinators` (a type started by no declared parent).
+    /// - Parameters:
+    ///   - root: the root coordinator for a new session; its type is where the lists start.
+    ///   - Other parameters: as the init that takes the lists.
+    public init<Root: Coordinator>(
+        displayName: String? = nil, reachableFrom root: @escaping @Sendable (Platform) -> Root,
+        screens: [any ScreenType.Type] = [], coordinators: [any Coordinator.Type] = [],
+        limits: NavigationLimits = NavigationLimits(), userExists: UserCheck? = nil, userTable: UserTable? = nil,
+        links: Links = Links()
+    ) {
+        let reached = Self.reachable(from: [Root.self] + coordinators)
+        self.init(
+            displayName: displayName, screens: reached.screens + screens, coordinators: reached.coordinators,
+            limits: limits, userExists: userExists, userTable: userTable, links: links, root: { root($0) })
+    }
+
+    /// The coordinator types `roots` reach through their `children`, and the screens they declare,
+    /// each once, in the order first reached.
+    static func reachable(from roots: [any Coordinator.Type]) -> (coordinators: [any Coordinator.Type], screens: [any ScreenType.Type]) {
+        var coordinators: [any Coordinator.Type] = []
+        var screens: [any ScreenType.Type] = []
+        var seen: Set<ObjectIdentifier> = []
+        var queue = roots
+        while !queue.isEmpty {
+            let type = queue.removeFirst()
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            coordinators.append(type)
+            for screen in type.screens where seen.insert(ObjectIdentifier(screen)).inserted { screens.append(screen) }
+            queue += type.children
+        }
+        return (coordinators, screens)
+    }
+
     /// This app with its texts in other languages: the catalog in each client's language
     /// (`Accept-Language`), and `Context.localized` for what flows write.
     public func translated(_ translations: Translations) -> NavigationApp {

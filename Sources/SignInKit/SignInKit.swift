@@ -10,8 +10,9 @@ import Store
 /// account's settings: password change (other sessions end), sign-out, account deletion
 /// (every session of the user ends, what they were shown leaves the journals). An app:
 ///
-/// - adds `SignInKit.screens` and `SignInKit.coordinators(links:)` to its `NavigationApp`, with
-///   `userTable: SignInKit.userTable`;
+/// - adds `SignInKit.screens` and `SignInKit.coordinators(links:)` to its `NavigationApp` (or
+///   lets it derive them: `SignInCoordinator` and `AccountSettingsCoordinator` declare their
+///   screens and children), with `userTable: SignInKit.userTable`;
 /// - applies `SignInKit.migrations(for:)` before its own (the `users` table, which its own
 ///   tables may reference, and the protections' tables);
 /// - builds an `AccountServices` at start and adds the kit's models to each event's environment

@@ -7,6 +7,7 @@ import Navigation
 public struct AccountSettingsCoordinator: InputMapping {
     // The sample app stored sessions under this name before the kit existed.
     public static let typeName = "Settings"
+    public static let screens: [any ScreenType.Type] = [SettingsScreen.self, ChangePasswordScreen.self, ConfirmDeleteScreen.self]
 
     public init() {}
 

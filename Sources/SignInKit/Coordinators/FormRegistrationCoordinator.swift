@@ -6,6 +6,7 @@ public struct FormRegistrationCoordinator: InputMapping {
     // The sample app stored sessions under this name before the kit existed.
     public static let typeName = "TabletRegistration"
     public typealias Output = NewAccount
+    public static let screens: [any ScreenType.Type] = [SignUpFormScreen.self]
 
     public init() {}
 

@@ -7,6 +7,7 @@ import Navigation
 public struct RegistrationCoordinator: InputMapping {
     public static let typeName = "Registration"
     public typealias Output = NewAccount
+    public static let screens: [any ScreenType.Type] = [SignUpEmailScreen.self, SignUpPasswordScreen.self, SignUpProfileScreen.self]
     var email = ""
     @Confidential var passwordHash: String?
     var displayName = ""

@@ -8,6 +8,8 @@ import Navigation
 public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
     // The sample app stored sessions under this name before the kit existed.
     public static var typeName: String { "Auth" }
+    public static var children: [any Coordinator.Type] { [RegistrationCoordinator.self, FormRegistrationCoordinator.self] }
+    public static var screens: [any ScreenType.Type] { [FirstRunScreen.self, LoginScreen.self] }
     /// The link to continue once signed in (by signing in or registering).
     var returnTo: Links?
 

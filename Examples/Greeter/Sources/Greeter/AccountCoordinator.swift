@@ -10,6 +10,8 @@ extension ChildKey {
 /// account's settings. Whatever either finishes with (signed in, signed out, deleted), the tab
 /// shows what fits now.
 struct AccountCoordinator: Coordinator {
+    static let children: [any Coordinator.Type] = [SignInCoordinator<NoLinks>.self, AccountSettingsCoordinator.self]
+
     mutating func start(_ context: inout Context) throws {
         try show(&context)
     }

@@ -15,7 +15,7 @@ extension ChildKey {
 
 /// The root: three tabs, each run by a child coordinator of its own.
 struct AppCoordinator: Coordinator {
-    static let typeName = "App"
+    static let children: [any Coordinator.Type] = [GreeterCoordinator.self, HistoryCoordinator.self, AccountCoordinator.self]
 
     mutating func start(_ context: inout Context) throws {
         context.setRootTabs(

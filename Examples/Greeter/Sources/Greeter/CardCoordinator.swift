@@ -3,7 +3,7 @@ import Navigation
 /// A card to someone greeted, in two steps on a modal sheet: write it, then read it over and
 /// send it. It only collects the card: its parent sends it.
 struct CardCoordinator: Coordinator {
-    static let typeName = "Card"
+    static let screens: [any ScreenType.Type] = [CardScreen.self, CardPreviewScreen.self]
     /// A message: 1 to 200 characters.
     static let messageLimit = TextLimit(characters: 1...200)
 

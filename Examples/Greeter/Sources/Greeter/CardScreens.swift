@@ -3,7 +3,6 @@ import NavigationMacros
 
 /// The card's first step: its message.
 public enum CardScreen: ScreenType {
-    public static let name = "card"
     public static let summary = "Writes a card."
     public static let presentation = ScreenPresentation(
         title: "A card", fields: ["to": .label("To"), "message": FieldPresentation(label: "Message", input: .multiline)],
@@ -23,7 +22,6 @@ public enum CardScreen: ScreenType {
 
 /// The card's second step: read it over, and send it.
 public enum CardPreviewScreen: ScreenType {
-    public static let name = "cardPreview"
     public static let summary = "Shows the card before it is sent."
     public static let presentation = ScreenPresentation(title: "Your card", events: ["send": .primary("Send")])
 

@@ -6,18 +6,12 @@ import Store
 
 /// The app: its screens and coordinators, its migrations, and how coordinatord serves it.
 public enum Greeter {
+    /// Its screens and coordinators are those the root reaches (each coordinator declares the
+    /// `children` it starts and the `screens` it shows).
     public static let navigation = NavigationApp(
-        screens: [
-            HelloScreen.self, GreetingScreen.self, HistoryScreen.self, PersonScreen.self, ForgetAlert.self,
-            CardScreen.self, CardPreviewScreen.self,
-        ] + SignInKit.screens,
-        coordinators: [
-            AppCoordinator.self, GreeterCoordinator.self, HistoryCoordinator.self, CardCoordinator.self,
-            AccountCoordinator.self,
-        ] + SignInKit.coordinators(links: NoLinks.self),
+        reachableFrom: { _ in AppCoordinator() },
         // A signed-in user exists while their row does.
-        userTable: SignInKit.userTable,
-        root: { _ in AppCoordinator() }
+        userTable: SignInKit.userTable
     )
     .translated(translations)
 

@@ -2,7 +2,7 @@ import Navigation
 
 /// The Greet tab: asks for a name, counts the greeting, pushes the greeting screen.
 struct GreeterCoordinator: Coordinator {
-    static let typeName = "Greeter"
+    static let screens: [any ScreenType.Type] = [HelloScreen.self, GreetingScreen.self]
     /// A name is stored and counted: 1 to 50 characters, at most 200 bytes and 4 accents on a letter.
     static let nameLimit = TextLimit(characters: 1...50)
 

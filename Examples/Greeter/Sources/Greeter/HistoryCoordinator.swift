@@ -3,7 +3,8 @@ import Navigation
 /// The History tab: everyone greeted, a person pushed from the list, a card to them written in
 /// a modal child, and forgetting them after a confirm alert.
 struct HistoryCoordinator: Coordinator {
-    static let typeName = "History"
+    static let children: [any Coordinator.Type] = [CardCoordinator.self]
+    static let screens: [any ScreenType.Type] = [HistoryScreen.self, PersonScreen.self, ForgetAlert.self]
     /// How the list is sorted. Added after the first release: sessions stored before it have no
     /// `order`, so it is optional, and nil means the first release's order, by name.
     var order: People.Order?

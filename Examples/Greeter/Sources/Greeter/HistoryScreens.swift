@@ -3,7 +3,6 @@ import NavigationMacros
 
 /// Everyone greeted so far; an item opens that person.
 public enum HistoryScreen: ScreenType {
-    public static let name = "history"
     public static let summary = "Everyone greeted so far."
     public static let presentation = ScreenPresentation(
         title: "History", fields: ["sortedBy": .label("Sorted by")], events: ["sort": .secondary("Sort")],
@@ -31,7 +30,6 @@ public struct Person: Codable, Sendable, Hashable {
 
 /// One person: how often they were greeted, and the cards sent to them.
 public enum PersonScreen: ScreenType {
-    public static let name = "person"
     public static let summary = "One person greeted."
     public static let presentation = ScreenPresentation(
         // The name is the screen's heading: no visible label, but a screen reader still names it.
@@ -54,7 +52,6 @@ public enum PersonScreen: ScreenType {
 
 /// Asks before a person is forgotten: an alert.
 public enum ForgetAlert: ScreenType {
-    public static let name = "forgetAlert"
     public static let summary = "Asks before a person is forgotten."
     public static let presentation = ScreenPresentation(
         fields: ["name": .hidden], events: ["forget": .destructive("Forget"), "keep": .cancel("Keep")])

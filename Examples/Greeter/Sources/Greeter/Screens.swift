@@ -3,7 +3,6 @@ import NavigationMacros
 
 /// Asks for a name.
 public enum HelloScreen: ScreenType {
-    public static let name = "hello"
     public static let summary = "Asks for a name."
 
     public struct Props: Codable, Sendable {
@@ -18,7 +17,6 @@ public enum HelloScreen: ScreenType {
 
 /// Greets the visitor, and says how often they were greeted.
 public enum GreetingScreen: ScreenType {
-    public static let name = "greeting"
     public static let summary = "Greets the visitor."
 
     public struct Props: Codable, Sendable {
