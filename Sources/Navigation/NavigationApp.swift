@@ -85,8 +85,15 @@ public struct NavigationApp: Sendable {
     /// `children` it declares, theirs, and each one's `screens`, each type once; plus any
     /// listed in `screens` and `coordinators` (a type started by no declared parent).
     /// - Parameters:
+    ///   - displayName: the app's name as its users know it, shown by clients in their title bar.
     ///   - root: the root coordinator for a new session; its type is where the lists start.
-    ///   - Other parameters: as the init that takes the lists.
+    ///   - screens: screen types no declared coordinator shows, if any.
+    ///   - coordinators: coordinator types no declared parent starts, if any (their own
+    ///     `children` and `screens` are followed too).
+    ///   - limits: how large one session's tree may grow.
+    ///   - userExists: checks the signed-in user against the app's store before each event.
+    ///   - userTable: the table of the app's users (see the init that takes the lists).
+    ///   - links: the app's link patterns.
     public init<Root: Coordinator>(
         displayName: String? = nil, reachableFrom root: @escaping @Sendable (Platform) -> Root,
         screens: [any ScreenType.Type] = [], coordinators: [any Coordinator.Type] = [],
