@@ -97,6 +97,7 @@ python-client:
 ## docs: the public modules' DocC documentation (swift-docc-plugin) in .build/docs, one archive each; any DocC warning fails it
 DOCS_TARGETS := Navigation CoordinatorApp CoordinatorServer CoordinatorFlowTesting CoordinatorTesting CoordinatorClient
 docs: deps
+	@mkdir -p .build/docs  # swift-docc-plugin moves each archive there, and fails when the folder is missing
 	@for target in $(DOCS_TARGETS); do \
 	  $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
 	    --output-path .build/docs/$$target.doccarchive --disable-indexing --warnings-as-errors || exit 1; \
