@@ -10,6 +10,8 @@ public struct Translations: Sendable, Hashable {
     public let source: String
     /// Per language tag (`de`, `pt-BR`), each text as written → as shown.
     public let tables: [String: [String: String]]
+    /// The languages a client can get, the source first (made once: each request picks among them).
+    public let languages: [String]
 
     /// - Parameters:
     ///   - source: the language the app's texts are written in.
@@ -17,11 +19,7 @@ public struct Translations: Sendable, Hashable {
     public init(source: String = "en", _ tables: [String: [String: String]] = [:]) {
         self.source = source
         self.tables = tables
-    }
-
-    /// The languages a client can get, the source first.
-    public var languages: [String] {
-        [source] + tables.keys.filter { $0.lowercased() != source.lowercased() }.sorted()
+        self.languages = [source] + tables.keys.filter { $0.lowercased() != source.lowercased() }.sorted()
     }
 
     /// The language to answer `acceptLanguage` (an `Accept-Language` header) in: the

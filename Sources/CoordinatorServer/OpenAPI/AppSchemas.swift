@@ -166,22 +166,23 @@ struct AppSchemas {
             if let name = named[key] { return .ref(name) }
             let name = allocate(base + (nullable ? "OrNull" : ""))
             named[key] = name
-            let index = schemas.count
-            schemas.append((name, .map([])))  // its place, so a schema comes before those it holds
-            var properties: [(String, YAMLNode)] = []
-            for member in members {
-                properties.append(
-                    (member.name, schema(member.schema, nullable: member.optional, preferred: base + Self.pascal(member.name), byType: true)))
+            append(name) { schemas in
+                var properties: [(String, YAMLNode)] = []
+                for member in members {
+                    properties.append(
+                        (member.name,
+                         schemas.schema(member.schema, nullable: member.optional, preferred: base + Self.pascal(member.name), byType: true)))
+                }
+                var body: [(String, YAMLNode)] = [
+                    ("type", nullable ? .list([.string("object"), .string("null")]) : .string("object"))
+                ]
+                let required = members.filter { !$0.optional }.map(\.name)
+                if !required.isEmpty { body.append(("required", .list(required.map(YAMLNode.string)))) }
+                body.append(("properties", .map(properties)))
+                // A payload with undeclared members is refused; an object that could not be followed may have any.
+                body.append(("additionalProperties", .scalar(.bool(!complete))))
+                return .map(body)
             }
-            var body: [(String, YAMLNode)] = [
-                ("type", nullable ? .list([.string("object"), .string("null")]) : .string("object"))
-            ]
-            let required = members.filter { !$0.optional }.map(\.name)
-            if !required.isEmpty { body.append(("required", .list(required.map(YAMLNode.string)))) }
-            body.append(("properties", .map(properties)))
-            // A payload with undeclared members is refused; an object that could not be followed may have any.
-            body.append(("additionalProperties", .scalar(.bool(!complete))))
-            schemas[index] = (name, .map(body))
             return .ref(name)
         }
     }

@@ -35,11 +35,14 @@ struct SessionRoutes: Sendable {
             }
         }
         // The catalog in each of the app's languages, made once; each has its own version.
+        // `language(for:)` picks one of `languages`, the app's own when none matches.
         let translations = service.app.translations
-        let catalogs = Dictionary(uniqueKeysWithValues: translations.languages.map { ($0, service.app.catalogDocument(in: $0)) })
+        let own = service.app.catalogDocument(in: translations.source)
+        let catalogs = Dictionary(
+            uniqueKeysWithValues: translations.languages.dropFirst().map { ($0, service.app.catalogDocument(in: $0)) })
         router.get("/v1/screens") { request in
             let language = translations.language(for: request.headers["Accept-Language"])
-            let catalog = catalogs[language] ?? service.app.catalogDocument(in: language)
+            let catalog = catalogs[language] ?? own
             // A client that has this catalog already (its version unchanged) is told so without it.
             let headers = HTTPHeaders([("ETag", catalog.etag), ("Content-Language", language), ("Vary", "Accept-Language")])
             if Self.matches(ifNoneMatch: request.headers["If-None-Match"], catalog.etag) {

@@ -141,5 +141,4 @@ enum EffectSQL {
             (name: $0.string(0), count: $0.int(1))
         }
     }
-
 }
