@@ -48,12 +48,13 @@ public struct ServedApp: Sendable {
         self.environment = environment
     }
 
-    /// An app whose events' environment needs nothing built at start: `eventEnvironment` makes
-    /// each event's from what the event brings, by name (`event.connection`, `event.passwords`,
-    /// `event.request`).
+    /// An app whose events' environment needs nothing built at start. Its models need no
+    /// registration when they are `EventModel`s (`context.dependency(People.self)` builds each
+    /// on the event's connection); `eventEnvironment` adds anything else from what the event
+    /// brings, by name (`event.connection`, `event.passwords`, `event.request`).
     public init(
         name: String, navigation: NavigationApp, migrations: @escaping @Sendable (SQLDialect) throws -> [Migration],
-        eventEnvironment: @escaping @Sendable (EventScope) -> Environment
+        eventEnvironment: @escaping @Sendable (EventScope) -> Environment = { _ in Environment() }
     ) {
         self.init(
             name: name, navigation: navigation, migrations: migrations,

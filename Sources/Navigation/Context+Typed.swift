@@ -65,6 +65,14 @@ extension ScreenEvent {
 /// A coordinator that turns its screens' outputs into its own input with a pure function,
 /// `mapIO`, which a unit test calls without any I/O, and acts on that input in `handle(_:_:)`.
 /// Outputs `mapIO` returns nil for travel up to the parent.
+///
+/// Deprecated: a coordinator handles events one way, in `handle(_:_:)`, reading each screen's
+/// output with `event.output(Screen.self)`. A mapping worth a pure unit test stays a static
+/// function of the coordinator's own, which `handle(_:_:)` calls.
+@available(
+    *, deprecated,
+    message: "conform to Coordinator and write handle(_ event: ScreenEvent, _ context: inout Context) -> Handling; read outputs with event.output(Screen.self)"
+)
 public protocol InputMapping: Coordinator {
     associatedtype Input
     /// The input a screen's event means to this coordinator, or nil when it is not its concern.
@@ -73,6 +81,7 @@ public protocol InputMapping: Coordinator {
     mutating func handle(_ input: Input, _ context: inout Context) throws
 }
 
+@available(*, deprecated)
 extension InputMapping {
     /// Maps the event with `mapIO` and handles the input; `.unhandled` when `mapIO` returns nil.
     public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {

@@ -120,7 +120,7 @@ public struct ScreenEvent: Sendable, Hashable {
         self.payload = payload
     }
 
-    /// The event `name` with `payload` from a `screen` (for testing a coordinator's `mapIO`
+    /// The event `name` with `payload` from a `screen` (for testing a coordinator's mapping of events
     /// without a tree): throws the `422` rejection a client would get for a wrong payload.
     public init<S: ScreenType>(
         from screen: S.Type, _ name: String, _ payload: JSONValue = .null, id: ScreenID = "s1", owner: CoordinatorID = 1

@@ -53,6 +53,7 @@ extension FlowRunner {
     ) -> Environment {
         var environment = makeEnvironment(connection, prepared.passwords, info)
         environment.set(prepared.results)
+        environment.set(EventConnection(connection: connection))
         environment.set(prepared.lasting.begin(on: connection))
         environment.setSessionDirectory(StoreSessionDirectory(connection: connection, current: session, now: info.now))
         if let language = info.language { environment.set(EventLanguage(language)) }
@@ -80,4 +81,10 @@ struct StoreSessionDirectory: SessionDirectory, @unchecked Sendable {
                 createdAt: row.int64(1), lastUsedAt: row.int64(2), isCurrent: sessionID == current)
         }
     }
+}
+
+/// The connection an event commits on, in its environment: what `EventModel`s are built on.
+/// `@unchecked Sendable`: it lives only within one run of an event, on the thread that runs it.
+package struct EventConnection: @unchecked Sendable {
+    package let connection: any SQLConnection
 }

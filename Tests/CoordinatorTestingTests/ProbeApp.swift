@@ -46,7 +46,7 @@ enum Probe {
         }
     }
 
-    struct VaultCoordinator: InputMapping {
+    struct VaultCoordinator: Coordinator {
         static let typeName = "Vault"
         var vault: ScreenID?
         /// Left out of the snapshot on purpose: `forget` sets it, and a restart would lose it.
@@ -56,11 +56,18 @@ enum Probe {
             case vault
         }
 
-        static func mapIO(_ event: ScreenEvent) throws -> VaultScreen.Output? { try event.output(VaultScreen.self) }
+        static func input(for event: ScreenEvent) throws -> VaultScreen.Output? { try event.output(VaultScreen.self) }
 
         mutating func start(_ context: inout Context) throws {
             let now = try context.environment.require(RequestInfo.self).now
             vault = try context.push(VaultScreen.self, .init(seenAt: now))
+        }
+
+        /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+            guard let input = try Self.input(for: event) else { return .unhandled }
+            try handle(input, &context)
+            return .handled
         }
 
         mutating func handle(_ input: VaultScreen.Output, _ context: inout Context) throws {

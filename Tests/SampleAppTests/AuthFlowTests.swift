@@ -252,17 +252,17 @@ import Testing
         #expect(try rows("rate_buckets") == 1)
     }
 
-    /// The coordinators' `mapIO` are pure: a screen's output to their input, no tree, no store.
-    @Test func mapIOIsPure() throws {
+    /// The coordinators' `input(for:)` are pure: a screen's output to their input, no tree, no store.
+    @Test func inputMappingIsPure() throws {
         let submit = try ScreenEvent(
             from: LoginScreen.self, "submit", ["email": " ＡＤＡ@example.com ", "password": " pass "], id: "s4")
-        #expect(try SignInCoordinator<AppRoute>.mapIO(submit) == .signIn(email: "ＡＤＡ@example.com", password: " pass ", screen: "s4"))
-        #expect(try SignInCoordinator<AppRoute>.mapIO(ScreenEvent(from: FirstRunScreen.self, "logIn")) == .showLogin)
-        #expect(try SignInCoordinator<AppRoute>.mapIO(ScreenEvent(from: SettingsScreen.self, "done")) == nil)
-        #expect(try AccountSettingsCoordinator.mapIO(ScreenEvent(from: SettingsScreen.self, "deleteAccount")) == .askToDelete)
+        #expect(try SignInCoordinator<AppRoute>.input(for: submit) == .signIn(email: "ＡＤＡ@example.com", password: " pass ", screen: "s4"))
+        #expect(try SignInCoordinator<AppRoute>.input(for: ScreenEvent(from: FirstRunScreen.self, "logIn")) == .showLogin)
+        #expect(try SignInCoordinator<AppRoute>.input(for: ScreenEvent(from: SettingsScreen.self, "done")) == nil)
+        #expect(try AccountSettingsCoordinator.input(for: ScreenEvent(from: SettingsScreen.self, "deleteAccount")) == .askToDelete)
         #expect(
-            try HomeCoordinator.mapIO(ScreenEvent(from: UserScreen.self, "openPost", ["postId": 7])) == .openPost(7))
+            try HomeCoordinator.input(for: ScreenEvent(from: UserScreen.self, "openPost", ["postId": 7])) == .openPost(7))
         let name = try ScreenEvent(from: SignUpProfileScreen.self, "finish", ["displayName": "  Ada  "], id: "s9")
-        #expect(try RegistrationCoordinator.mapIO(name) == .displayName("Ada", screen: "s9"))
+        #expect(try RegistrationCoordinator.input(for: name) == .displayName("Ada", screen: "s9"))
     }
 }

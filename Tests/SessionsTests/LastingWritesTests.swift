@@ -27,11 +27,18 @@ import Testing
 
     /// Counts a failure as a lasting write, then grows the session past its byte limit (the
     /// event is refused) unless the event is `applied`.
-    struct Guesser: InputMapping {
+    struct Guesser: Coordinator {
         static let typeName = "Guesser"
         var screen: ScreenID?
-        static func mapIO(_ event: ScreenEvent) throws -> Guess.Output? { try event.output(Guess.self) }
+        static func input(for event: ScreenEvent) throws -> Guess.Output? { try event.output(Guess.self) }
         mutating func start(_ context: inout Context) throws { screen = try context.push(Guess.self, .init(note: "")) }
+        /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+            guard let input = try Self.input(for: event) else { return .unhandled }
+            try handle(input, &context)
+            return .handled
+        }
+
         mutating func handle(_ input: Guess.Output, _ context: inout Context) throws {
             try context.environment.require(LastingWrites.self).perform { connection in
                 try connection.run("INSERT INTO failures (counted) VALUES (1)")

@@ -34,11 +34,18 @@ import Testing
         }
     }
 
-    struct Counter: InputMapping {
+    struct Counter: Coordinator {
         static let typeName = "Counter"
         var board: ScreenID?
-        static func mapIO(_ event: ScreenEvent) throws -> Board.Output? { try event.output(Board.self) }
+        static func input(for event: ScreenEvent) throws -> Board.Output? { try event.output(Board.self) }
         mutating func start(_ context: inout Context) throws { board = try context.push(Board.self, .init(value: 0)) }
+        /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+            guard let input = try Self.input(for: event) else { return .unhandled }
+            try handle(input, &context)
+            return .handled
+        }
+
         mutating func handle(_ input: Board.Output, _ context: inout Context) throws {
             guard let board, let gate = context.environment[Gate.self] else { return }
             let value = input == .slow ? try context.prepared("slow") { try await gate.pass() } : 1

@@ -41,11 +41,18 @@ import Testing
         let handlerRuns = Atomic<Int>(0)
     }
 
-    struct NoteTaker: InputMapping {
+    struct NoteTaker: Coordinator {
         static let typeName = "NoteTaker"
         var screen: ScreenID?
-        static func mapIO(_ event: ScreenEvent) throws -> Notes.Output? { try event.output(Notes.self) }
+        static func input(for event: ScreenEvent) throws -> Notes.Output? { try event.output(Notes.self) }
         mutating func start(_ context: inout Context) throws { screen = try context.push(Notes.self, .init(count: 0)) }
+        /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+            guard let input = try Self.input(for: event) else { return .unhandled }
+            try handle(input, &context)
+            return .handled
+        }
+
         mutating func handle(_ input: Notes.Output, _ context: inout Context) throws {
             let notes = try context.environment.require(NoteTable.self)
             notes.counted.handlerRuns.add(1, ordering: .relaxed)

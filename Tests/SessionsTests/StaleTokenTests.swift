@@ -24,11 +24,18 @@ import Testing
 
     /// `signIn` waits for the gate (slow work before its commit, with the session locked), then
     /// rotates the token; `knock` counts.
-    struct Porter: InputMapping {
+    struct Porter: Coordinator {
         static let typeName = "Porter"
         var door: ScreenID?
-        static func mapIO(_ event: ScreenEvent) throws -> Door.Output? { try event.output(Door.self) }
+        static func input(for event: ScreenEvent) throws -> Door.Output? { try event.output(Door.self) }
         mutating func start(_ context: inout Context) throws { door = try context.push(Door.self, .init(knocks: 0)) }
+        /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+        mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+            guard let input = try Self.input(for: event) else { return .unhandled }
+            try handle(input, &context)
+            return .handled
+        }
+
         mutating func handle(_ input: Door.Output, _ context: inout Context) throws {
             switch input {
             case .signIn:

@@ -1,11 +1,19 @@
 """The headless Chromium every browser test drives (Debian's chromium and chromium-driver)."""
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.support.ui import WebDriverWait
 
 # How long a step waits for the page to show what it should. Generous, as the Swift tests'
 # deadlines are: a parallel test run on two cores kept Chromium from drawing a screen within
 # 10 s. Every wait is for something that should happen, so a passing run never waits this long.
 WAIT_SECONDS = 60
+
+
+def waiting(driver):
+    """A wait of WAIT_SECONDS that tries again when the element it read was replaced meanwhile:
+    the web client redraws the screen it shows, so an element found a moment ago may be gone."""
+    return WebDriverWait(driver, WAIT_SECONDS, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
 
 
 def chromium(window="390,844", languages=None):

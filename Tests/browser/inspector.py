@@ -11,15 +11,14 @@ import os
 import sys
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, WAIT_SECONDS
+from chromium import chromium, waiting
 
 BASE, SESSION, KEY, OUT = sys.argv[1:5]
 os.makedirs(OUT, exist_ok=True)
 
 driver = chromium("1400,900")
-wait = WebDriverWait(driver, WAIT_SECONDS)
+wait = waiting(driver)
 errors = []
 
 

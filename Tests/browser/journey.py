@@ -13,16 +13,15 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, desktop, phone, WAIT_SECONDS
+from chromium import chromium, desktop, phone, waiting
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 PASSWORD = "correct horse battery staple"
 os.makedirs(OUT, exist_ok=True)
 
 driver = chromium()
-wait = WebDriverWait(driver, WAIT_SECONDS)
+wait = waiting(driver)
 errors = []
 
 

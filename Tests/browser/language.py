@@ -10,16 +10,15 @@ import sys
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, WAIT_SECONDS
+from chromium import chromium, waiting
 
 BASE = sys.argv[1]
 errors = []
 
 
 def settled(driver, screen):
-    wait = WebDriverWait(driver, WAIT_SECONDS)
+    wait = waiting(driver)
     wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{screen}"]')))
     wait.until(lambda d: d.find_element(By.ID, "app").get_attribute("aria-busy") == "false")
     for entry in driver.get_log("browser"):
@@ -44,7 +43,7 @@ def walk(languages, welcome, log_in, wrong):
         form.find_element(By.NAME, "email").send_keys("nobody@example.com")
         form.find_element(By.NAME, "password").send_keys("a wrong password, long enough")
         form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
-        WebDriverWait(driver, WAIT_SECONDS).until(lambda d: wrong in top_text(d))
+        waiting(driver).until(lambda d: wrong in top_text(d))
     finally:
         driver.quit()
 

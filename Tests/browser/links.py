@@ -12,9 +12,8 @@ from urllib.parse import urlparse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, WAIT_SECONDS
+from chromium import chromium, waiting
 
 BASE = sys.argv[1]
 PASSWORD = "correct horse battery staple"
@@ -34,7 +33,7 @@ def check_console(driver):
 
 def top(driver, name):
     """Waits until the top screen is `name` and no request is in flight."""
-    wait = WebDriverWait(driver, WAIT_SECONDS)
+    wait = waiting(driver)
     wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'[data-top][data-screen="{name}"]')))
     wait.until(lambda d: d.find_element(By.ID, "app").get_attribute("aria-busy") == "false")
     check_console(driver)
@@ -46,7 +45,7 @@ def path(driver):
 
 
 def expect_path(driver, expected):
-    WebDriverWait(driver, WAIT_SECONDS).until(lambda d: path(d) == expected, f"the address bar shows {expected}")
+    waiting(driver).until(lambda d: path(d) == expected, f"the address bar shows {expected}")
 
 
 def sign_in(driver):
@@ -94,7 +93,7 @@ try:
     first.get(BASE + "/posts/999")
     top(first, "profile")
     message = first.find_element(By.ID, "message")
-    WebDriverWait(first, WAIT_SECONDS).until(lambda d: "No post 999" in message.text, "the refusal is shown")
+    waiting(first).until(lambda d: "No post 999" in message.text, "the refusal is shown")
     check_console(first)
 finally:
     first.quit()

@@ -8,15 +8,14 @@ import sys
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, WAIT_SECONDS
+from chromium import chromium, waiting
 
 BASE = sys.argv[1]
 STORE_KEY = "coordinatord.session"
 
 driver = chromium()
-wait = WebDriverWait(driver, WAIT_SECONDS)
+wait = waiting(driver)
 errors = []
 
 

@@ -3,7 +3,7 @@ import SignInKit
 
 /// The home tab: the timeline, posts and users pushed without end (twocentstudios' timeline),
 /// and the compose sheet presented modally.
-struct HomeCoordinator: InputMapping {
+struct HomeCoordinator: Coordinator {
     static let typeName = "Home"
     var timeline: ScreenID?
     /// The posts' model version the timeline shows; it reloads only when that moved on.
@@ -20,7 +20,7 @@ struct HomeCoordinator: InputMapping {
         case cancelCompose
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    static func input(for event: ScreenEvent) throws -> Input? {
         switch try event.output(TimelineScreen.self) {
         case .openPost(let post): return .openPost(post.postId)
         case .openUser(let user): return .openUser(user.userId)
@@ -50,6 +50,13 @@ struct HomeCoordinator: InputMapping {
         shownVersion = try context.models.posts.version()
         let page = try context.models.posts.timeline(before: nil)
         timeline = try context.push(TimelineScreen.self, .init(posts: page.posts, nextCursor: page.nextCursor))
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     mutating func handle(_ input: Input, _ context: inout Context) throws {

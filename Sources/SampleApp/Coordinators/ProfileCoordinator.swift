@@ -2,7 +2,7 @@ import Navigation
 import SignInKit
 
 /// The profile tab: the signed-in user, editing the display name, and the settings flow.
-struct ProfileCoordinator: InputMapping {
+struct ProfileCoordinator: Coordinator {
     static let typeName = "Profile"
 
     /// The session's user is gone: signed out, or the account deleted.
@@ -17,7 +17,7 @@ struct ProfileCoordinator: InputMapping {
         case rename(String, screen: ScreenID)
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    static func input(for event: ScreenEvent) throws -> Input? {
         switch try event.output(ProfileScreen.self) {
         case .edit: return .edit
         case .openSettings: return .openSettings
@@ -29,6 +29,13 @@ struct ProfileCoordinator: InputMapping {
 
     mutating func start(_ context: inout Context) throws {
         profile = try context.push(ProfileScreen.self, try props(&context))
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     mutating func handle(_ input: Input, _ context: inout Context) throws {

@@ -4,7 +4,7 @@ import Navigation
 /// twocentstudios' settings coordinator: the account's settings (password change, sign-out,
 /// account deletion), a flow the app presents (modally, say) that finishes with `done`,
 /// `signedOut` or `accountDeleted`.
-public struct AccountSettingsCoordinator: InputMapping {
+public struct AccountSettingsCoordinator: Coordinator {
     // The sample app stored sessions under this name before the kit existed.
     public static let typeName = "Settings"
     public static let screens: [any ScreenType.Type] = [SettingsScreen.self, ChangePasswordScreen.self, ConfirmDeleteScreen.self]
@@ -21,7 +21,7 @@ public struct AccountSettingsCoordinator: InputMapping {
         case deleteAccount(password: String, screen: ScreenID)
     }
 
-    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func input(for event: ScreenEvent) throws -> Input? {
         switch try event.output(SettingsScreen.self) {
         case .changePassword: return .showChangePassword
         case .signOut: return .signOut
@@ -49,6 +49,13 @@ public struct AccountSettingsCoordinator: InputMapping {
         guard link.opensAccountSettings else { return .unhandled }
         if context.ownScreens.contains(where: { $0.name == ConfirmDeleteScreen.name }) { try context.dismiss() }
         try context.popToRoot()
+        return .handled
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
         return .handled
     }
 

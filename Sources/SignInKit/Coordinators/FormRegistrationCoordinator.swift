@@ -2,7 +2,7 @@ import AccountProtection
 import Navigation
 
 /// Registration in one form (on tablets, with `SignInOptions.Registration.byPlatform`).
-public struct FormRegistrationCoordinator: InputMapping {
+public struct FormRegistrationCoordinator: Coordinator {
     // The sample app stored sessions under this name before the kit existed.
     public static let typeName = "TabletRegistration"
     public typealias Output = NewAccount
@@ -14,7 +14,7 @@ public struct FormRegistrationCoordinator: InputMapping {
         case submit(email: String, password: String, displayName: String, screen: ScreenID)
     }
 
-    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func input(for event: ScreenEvent) throws -> Input? {
         guard case .submit(let form) = try event.output(SignUpFormScreen.self) else { return nil }
         return .submit(
             email: EmailAddress.normalized(form.email), password: form.password, displayName: form.displayName.trimmed,
@@ -28,6 +28,13 @@ public struct FormRegistrationCoordinator: InputMapping {
     /// `/signup` while registering: already there when on the first step.
     public mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
         link.opensRegistration && context.ownScreens.count == 1 ? .handled : .unhandled
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     public mutating func handle(_ input: Input, _ context: inout Context) throws {

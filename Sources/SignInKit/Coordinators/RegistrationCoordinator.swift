@@ -4,7 +4,7 @@ import Navigation
 /// Kulman's registration coordinator: e-mail → password → profile, with a draft kept across
 /// the steps so that `back` and forward again show what was entered. The draft holds the
 /// password's Argon2id hash, never the password, and the hash is `@Confidential`: never journaled.
-public struct RegistrationCoordinator: InputMapping {
+public struct RegistrationCoordinator: Coordinator {
     public static let typeName = "Registration"
     public typealias Output = NewAccount
     public static let screens: [any ScreenType.Type] = [SignUpEmailScreen.self, SignUpPasswordScreen.self, SignUpProfileScreen.self]
@@ -21,7 +21,7 @@ public struct RegistrationCoordinator: InputMapping {
         case displayName(String, screen: ScreenID)
     }
 
-    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func input(for event: ScreenEvent) throws -> Input? {
         let screen = event.screen.id
         if case .next(let field) = try event.output(SignUpEmailScreen.self) {
             return .email(EmailAddress.normalized(field.email), screen: screen)
@@ -40,6 +40,13 @@ public struct RegistrationCoordinator: InputMapping {
     /// `/signup` while registering: already there when on the first step.
     public mutating func open(_ link: Link, _ context: inout Context) throws -> Handling {
         link.opensRegistration && context.ownScreens.count == 1 ? .handled : .unhandled
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     public mutating func handle(_ input: Input, _ context: inout Context) throws {

@@ -5,7 +5,7 @@ import Navigation
 /// Finishes with `signedIn` once the session has a user, handing back the link that sent the
 /// user here (`returnTo`, Kratos' `return_to`), which is dropped if they back out of sign-in.
 /// `Links` are the app's routes (`NoLinks` for an app without).
-public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
+public struct SignInCoordinator<Links: SignInRoute>: Coordinator {
     // The sample app stored sessions under this name before the kit existed.
     public static var typeName: String { "Auth" }
     public static var children: [any Coordinator.Type] { [RegistrationCoordinator.self, FormRegistrationCoordinator.self] }
@@ -26,7 +26,7 @@ public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
         case signIn(email: String, password: String, screen: ScreenID)
     }
 
-    public static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    public static func input(for event: ScreenEvent) throws -> Input? {
         switch try event.output(FirstRunScreen.self) {
         case .logIn: return .showLogin
         case .signUp: return .register
@@ -55,6 +55,13 @@ public struct SignInCoordinator<Links: SignInRoute>: InputMapping {
         } else {
             context.setRoot(FirstRunScreen.self)
         }
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    public mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     public mutating func handle(_ input: Input, _ context: inout Context) throws {

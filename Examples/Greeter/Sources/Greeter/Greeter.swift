@@ -29,18 +29,8 @@ public enum Greeter {
         try Migration.load(files: EmbeddedFiles.files(in: "Migrations/" + dialect.rawValue), scope: "greeter")
     }
 
-    /// What coordinators reach for one event: the models, bound to the event's connection.
-    public static func environment(_ connection: any SQLConnection) -> Environment {
-        var environment = Environment()
-        environment.set(Greetings(connection: connection))
-        environment.set(People(connection: connection))
-        return environment
-    }
-
-    /// Served with the sign-in kit's tables and models (`signingIn`).
-    public static let served = ServedApp(
-        name: "greeter", navigation: navigation, migrations: { try migrations(for: $0) },
-        eventEnvironment: { event in environment(event.connection) }
-    )
-    .signingIn()
+    /// Served with the sign-in kit's tables and models (`signingIn`). Its own models are
+    /// `EventModel`s, built for each event on its connection: nothing to register.
+    public static let served = ServedApp(name: "greeter", navigation: navigation, migrations: { try migrations(for: $0) })
+        .signingIn()
 }

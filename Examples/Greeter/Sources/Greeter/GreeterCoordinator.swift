@@ -1,3 +1,4 @@
+import CoordinatorApp
 import Navigation
 
 /// The Greet tab: asks for a name, counts the greeting, pushes the greeting screen.
@@ -20,7 +21,7 @@ struct GreeterCoordinator: Coordinator {
                 try context.update(event.screen.id, as: HelloScreen.self) { $0.error = error }
                 return .handled
             }
-            let times = try context.environment.require(Greetings.self).greet(name)
+            let times = try context.dependency(Greetings.self).greet(name)
             try context.push(GreetingScreen.self, .init(text: "Hello, \(name)!", times: times))
             return .handled
         case nil:

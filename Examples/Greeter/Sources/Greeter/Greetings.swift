@@ -1,8 +1,9 @@
+import CoordinatorApp
 import Navigation
 import Store
 
 /// The greetings model, on the connection the event commits on.
-struct Greetings {
+struct Greetings: EventModel {
     let connection: any SQLConnection
 
     /// Counts a greeting of `name`; returns how often they were greeted so far.

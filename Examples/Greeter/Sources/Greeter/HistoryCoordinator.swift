@@ -1,3 +1,4 @@
+import CoordinatorApp
 import Navigation
 
 /// The History tab: everyone greeted, a person pushed from the list, a card to them written in
@@ -14,7 +15,7 @@ struct HistoryCoordinator: Coordinator {
     }
 
     mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
-        let people = try context.environment.require(People.self)
+        let people = try context.dependency(People.self)
         switch try event.output(HistoryScreen.self) {
         case .show(let name)?:
             guard let person = try people.find(name) else { return .handled }
@@ -53,7 +54,7 @@ struct HistoryCoordinator: Coordinator {
     /// cancellation), and nothing is sent.
     mutating func childFinished(_ key: ChildKey, output: ChildOutput, _ context: inout Context) throws {
         if case .sent(let to, let message)? = output.as(CardCoordinator.self) {
-            try context.environment.require(People.self).sendCard(to: to, message: message)
+            try context.dependency(People.self).sendCard(to: to, message: message)
         }
     }
 
@@ -69,7 +70,7 @@ struct HistoryCoordinator: Coordinator {
             let props = try list(&context)
             try context.update(screen.id, as: HistoryScreen.self) { $0 = props }
         } else if let shown = context.props(of: screen.id, as: PersonScreen.self),
-            let person = try context.environment.require(People.self).find(shown.name)
+            let person = try context.dependency(People.self).find(shown.name)
         {
             try context.update(screen.id, as: PersonScreen.self) { $0 = person }
         }
@@ -77,7 +78,7 @@ struct HistoryCoordinator: Coordinator {
 
     private func list(_ context: inout Context) throws -> HistoryScreen.Props {
         let order = order ?? .name
-        let people = try context.environment.require(People.self).all(by: order)
+        let people = try context.dependency(People.self).all(by: order)
         return .init(people: people, sortedBy: order == .name ? "name" : "greetings")
     }
 }

@@ -1,8 +1,9 @@
+import CoordinatorApp
 import Navigation
 import Store
 
 /// Everyone greeted, with the cards sent to them, on the connection the event commits on.
-struct People {
+struct People: EventModel {
     let connection: any SQLConnection
 
     /// How the history lists them.

@@ -7,20 +7,20 @@ import Testing
 
 /// The shop's flows as plain values, on an in-memory database.
 @Suite struct ShopFlowTests {
-    /// `mapIO` is a pure function of the screen's output: no tree, no store.
-    @Test func mapIOTurnsOutputsIntoTheCataloguesInput() throws {
+    /// `input(for:)` is a pure function of the screen's output: no tree, no store.
+    @Test func inputTurnsOutputsIntoTheCataloguesInput() throws {
         #expect(
-            try CatalogueCoordinator.mapIO(ScreenEvent(from: CatalogueScreen.self, "openProduct", ["productId": 3]))
+            try CatalogueCoordinator.input(for: ScreenEvent(from: CatalogueScreen.self, "openProduct", ["productId": 3]))
                 == .openProduct(3))
-        #expect(try CatalogueCoordinator.mapIO(ScreenEvent(from: CartScreen.self, "checkout")) == .checkout)
-        #expect(try CatalogueCoordinator.mapIO(ScreenEvent(from: WelcomeScreen.self, "start")) == nil)
+        #expect(try CatalogueCoordinator.input(for: ScreenEvent(from: CartScreen.self, "checkout")) == .checkout)
+        #expect(try CatalogueCoordinator.input(for: ScreenEvent(from: WelcomeScreen.self, "start")) == nil)
         #expect(throws: EventRejection.self) {
             try ScreenEvent(from: CatalogueScreen.self, "openProduct", ["productId": "three"])
         }
         let next = try ScreenEvent(
             from: AddressScreen.self, "next", ["name": "Ada", "street": "1 Loop Rd", "city": "Turin"], id: "s9", owner: 4)
         #expect(
-            try CheckoutCoordinator.mapIO(next) == .address(Address(name: "Ada", street: "1 Loop Rd", city: "Turin"), screen: "s9"))
+            try CheckoutCoordinator.input(for: next) == .address(Address(name: "Ada", street: "1 Loop Rd", city: "Turin"), screen: "s9"))
     }
 
     @Test func welcomeThenTheCatalogue() async throws {

@@ -2,7 +2,7 @@ import Navigation
 
 /// The catalogue, products pushed without end, the cart, and the checkout child presented
 /// modally. The cart is this coordinator's draft: it lives in the session until the order.
-struct CatalogueCoordinator: InputMapping {
+struct CatalogueCoordinator: Coordinator {
     static let typeName = "Catalogue"
     var cart: [CartItem] = []
     var catalogue: ScreenID?
@@ -16,7 +16,7 @@ struct CatalogueCoordinator: InputMapping {
     }
 
     /// Pure: a screen's output to this coordinator's input, with no I/O.
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    static func input(for event: ScreenEvent) throws -> Input? {
         switch try event.output(CatalogueScreen.self) {
         case .openProduct(let product): return .openProduct(product.productId)
         case .openCart: return .openCart
@@ -40,6 +40,13 @@ struct CatalogueCoordinator: InputMapping {
 
     mutating func start(_ context: inout Context) throws {
         catalogue = try context.setRoot(CatalogueScreen.self, .init(products: context.shop.products(), cartCount: 0))
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     mutating func handle(_ input: Input, _ context: inout Context) throws {

@@ -4,7 +4,7 @@ import SignInKit
 /// Checkout, presented modally: the address step, a confirm alert, the order placed.
 /// Finishes with `placed` (the order is stored) or `cancelled` (nothing is). A shopper may sign
 /// in (or register) on the sheet first, with the sign-in kit's flow: the name is filled in.
-struct CheckoutCoordinator: InputMapping {
+struct CheckoutCoordinator: Coordinator {
     static let typeName = "Checkout"
 
     /// `cancelled` is the buyer's own choice on the address step; the runtime's cancellation
@@ -29,7 +29,7 @@ struct CheckoutCoordinator: InputMapping {
         case done
     }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    static func input(for event: ScreenEvent) throws -> Input? {
         switch try event.output(AddressScreen.self) {
         case .next(let address): return .address(address, screen: event.screen.id)
         case .signIn: return .signIn
@@ -46,6 +46,13 @@ struct CheckoutCoordinator: InputMapping {
 
     mutating func start(_ context: inout Context) throws {
         try context.push(AddressScreen.self, .init(name: "", street: "", city: ""))
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     mutating func handle(_ input: Input, _ context: inout Context) throws {

@@ -1,17 +1,24 @@
 import Navigation
 
 /// The root: the welcome screen, then the catalogue flow for good.
-struct ShopCoordinator: InputMapping {
+struct ShopCoordinator: Coordinator {
     static let typeName = "Shop"
 
     enum Input: Equatable { case start }
 
-    static func mapIO(_ event: ScreenEvent) throws -> Input? {
+    static func input(for event: ScreenEvent) throws -> Input? {
         try event.output(WelcomeScreen.self).map { _ in .start }
     }
 
     mutating func start(_ context: inout Context) throws {
         context.setRoot(WelcomeScreen.self)
+    }
+
+    /// What the event means here (`input(for:)`), acted on; events it does not know go up to the parent.
+    mutating func handle(_ event: ScreenEvent, _ context: inout Context) throws -> Handling {
+        guard let input = try Self.input(for: event) else { return .unhandled }
+        try handle(input, &context)
+        return .handled
     }
 
     mutating func handle(_ input: Input, _ context: inout Context) throws {
