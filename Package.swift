@@ -110,7 +110,9 @@ let package = Package(
                 "Store", "CPostgres", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "Secrets", dependencies: ["CSodium", "CThreadName"]),
-        .target(name: "Navigation"),
+        // The JSON value, its parser and writer: shared by the runtime and the client.
+        .target(name: "CoordinatorJSON"),
+        .target(name: "Navigation", dependencies: ["CoordinatorJSON"]),
         .macro(
             name: "NavigationMacrosPlugin",
             dependencies: [
@@ -180,7 +182,7 @@ let package = Package(
             dependencies: [
                 "CoordinatorFlowTesting", "CoordinatorServer", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions", "CoordinatorClient",
             ]),
-        .target(name: "CoordinatorClient"),
+        .target(name: "CoordinatorClient", dependencies: ["CoordinatorJSON"]),
         .executableTarget(
             name: "coordinatord",
             dependencies: [

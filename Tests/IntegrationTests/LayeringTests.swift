@@ -157,11 +157,33 @@ import Testing
     /// server's modules (docs/architecture.md, "Modules").
     @Test func theClientUsesFoundationOnly() async throws {
         let manifest = try await Self.manifestDependencies()
-        #expect(manifest["CoordinatorClient"] == [])
-        #expect(try Self.imports(of: "CoordinatorClient") == ["Foundation", "FoundationNetworking", "Glibc"])
+        #expect(manifest["CoordinatorClient"] == ["CoordinatorJSON"])
+        #expect(manifest["CoordinatorJSON"] == [])
+        #expect(try Self.imports(of: "CoordinatorJSON") == ["Foundation"])
+        #expect(try Self.imports(of: "CoordinatorClient") == ["CoordinatorJSON", "Foundation", "FoundationNetworking", "Glibc"])
         let sockets = try String(
             contentsOf: Self.repository.appendingPathComponent("Sources/CoordinatorClient/Live/SocketStreamTransport.swift"),
             encoding: .utf8)
         #expect(sockets.hasPrefix("#if canImport(Glibc)\n"), "the socket transport builds on Linux only")
+    }
+
+    /// One JSON value, parser and writer, in `CoordinatorJSON`: the runtime holds navigation and
+    /// imports Foundation (and the standard library's Synchronization) besides; the client shares the same type instead of a copy.
+    @Test func oneJSONModuleThatTheRuntimeAndTheClientShare() async throws {
+        let manifest = try await Self.manifestDependencies()
+        #expect(manifest["Navigation"] == ["CoordinatorJSON"])
+        // Synchronization is the standard library's (its `Mutex`).
+        #expect(try Self.imports(of: "Navigation") == ["CoordinatorJSON", "Foundation", "Synchronization"])
+        for module in try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("Sources").path)
+        where module != "CoordinatorJSON" {
+            let folder = Self.repository.appendingPathComponent("Sources/\(module)")
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift" else { continue }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(!text.contains("enum JSONValue"), "\(module)/\(file.lastPathComponent) declares a JSON value of its own")
+                #expect(!text.contains("struct JSONParser"), "\(module)/\(file.lastPathComponent) declares a JSON parser of its own")
+            }
+        }
     }
 }

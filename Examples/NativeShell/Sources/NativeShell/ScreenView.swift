@@ -75,7 +75,8 @@ enum Payload {
             let text = values[field.name] ?? ""
             if text.isEmpty && field.optional { continue }
             switch field.type {
-            case "integer", "number": payload[field.name] = Double(text).map(JSONValue.number) ?? .string(text)
+            case "integer": payload[field.name] = Int(text).map(JSONValue.int) ?? .string(text)
+            case "number": payload[field.name] = Double(text).map(JSONValue.double) ?? .string(text)
             case "boolean": payload[field.name] = .bool(text == "true")
             default: payload[field.name] = .string(text)
             }
@@ -87,7 +88,8 @@ enum Payload {
         switch value {
         case .null: ""
         case .bool(let value): value ? "Yes" : "No"
-        case .number(let value): value.rounded() == value ? String(Int(value)) : String(value)
+        case .int(let value): String(value)
+        case .double(let value): String(value)
         case .string(let value): value
         case .array(let values): values.map(text).joined(separator: ", ")
         case .object(let members): members.keys.sorted().compactMap { members[$0].map(text) }.joined(separator: " · ")

@@ -5,10 +5,12 @@ import Foundation
 /// props and snapshots are decoded from values already parsed, without printing them back to
 /// text. A date is read from an RFC 3339 string, or from seconds since 2001 as snapshots
 /// stored before dates were strings hold them.
-struct JSONValueDecoder {
-    var userInfo: [CodingUserInfoKey: Any] = [:]
+package struct JSONValueDecoder {
+    package var userInfo: [CodingUserInfoKey: Any] = [:]
 
-    func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package init() {}
+
+    package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ValueDecoder.unbox(value, as: T.self, codingPath: [], userInfo: userInfo)
     }
 }

@@ -18,7 +18,7 @@ extension JSONValue {
         try JSONParser.parse(bytes)
     }
 
-    func write(to output: inout [UInt8]) {
+    package func write(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: Self.nullBytes)
         case .bool(let bool): output.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
@@ -55,7 +55,7 @@ extension JSONValue {
     private static let falseBytes = Array("false".utf8)
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ string: String, to output: inout [UInt8]) {
+    package static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -135,7 +135,7 @@ extension JSONValue {
 extension [UInt8] {
     /// `value` in decimal, written without making a `String`: States and snapshots are full of
     /// numbers, and string interpolation cost a few per cent of an event.
-    mutating func appendDecimal(_ value: Int) {
+    package mutating func appendDecimal(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in

@@ -10,17 +10,19 @@ import Foundation
 /// shipped app's event. Objects are built as member lists, not dictionaries: the bytes are written
 /// by sorting each list once, with no hashing (a user's page of posts spent a third of its
 /// encoding building dictionaries that were only serialized).
-struct JSONValueEncoder {
-    var userInfo: [CodingUserInfoKey: Any] = [:]
+package struct JSONValueEncoder {
+    package var userInfo: [CodingUserInfoKey: Any] = [:]
 
-    func encode(_ value: some Encodable) throws -> JSONValue {
+    package init() {}
+
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         try ValueEncoder.box(value, codingPath: [], userInfo: userInfo).value
     }
 
     /// `value`'s canonical JSON bytes, equal to `encode(value).serialized()`. When `value` is an
     /// object, each of `nullFields` it lacks is written as `null`; a value that is not an object is
     /// then written as the object of those nulls.
-    func serialize(_ value: some Encodable, nullFields: (some Sequence<String>)? = [String]?.none) throws -> [UInt8] {
+    package func serialize(_ value: some Encodable, nullFields: (some Sequence<String>)? = [String]?.none) throws -> [UInt8] {
         if nullFields == nil, let writable = value as? any JSONWritable {
             var output: [UInt8] = []
             output.reserveCapacity(256)

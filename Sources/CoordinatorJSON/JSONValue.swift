@@ -1,4 +1,5 @@
-/// A JSON value: screen props, event payloads, coordinator outputs and rendered state.
+/// A JSON value: screen props, event payloads, coordinator outputs and rendered state, on the
+/// server and in the client alike.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -28,6 +29,18 @@ public enum JSONValue: Sendable, Hashable {
         default: nil
         }
     }
+
+    /// The number, if this is one (an integer as a `Double`).
+    public var numberValue: Double? {
+        switch self {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        default: nil
+        }
+    }
+
+    /// Whether this is JSON's `null`.
+    public var isNull: Bool { self == .null }
 
     /// The boolean, if this is one.
     public var boolValue: Bool? {

@@ -7,12 +7,12 @@ import Foundation
 /// instant (an offset such as `+02:00`, a lowercase `t` or `z`). The calendar is the proleptic
 /// Gregorian one of ISO 8601 (as JavaScript's `Date`), also before 1582, where Foundation's
 /// formatter switches to the Julian calendar.
-enum RFC3339 {
+package enum RFC3339 {
     /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
     private static let referenceEpoch = 978_307_200
 
     /// `date` as RFC 3339 in UTC; nil when its year is outside 0000–9999 or it is not finite.
-    static func string(from date: Date) -> String? {
+    package static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
         guard interval.isFinite, abs(interval) < 4e11 else { return nil }
         let whole = interval.rounded(.down)
@@ -47,7 +47,7 @@ enum RFC3339 {
 
     /// The date `text` names, if it is an RFC 3339 date-time (`2026-11-23T13:46:40Z`,
     /// `2026-11-23T14:46:40.5+01:00`).
-    static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ count: Int) -> Int? {

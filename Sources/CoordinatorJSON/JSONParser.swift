@@ -1,19 +1,19 @@
 /// A strict JSON parser into `JSONValue` (RFC 8259), with a nesting limit so that hostile input
 /// cannot exhaust the stack. Written by hand because every request body passes through it.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
     private let maximumDepth: Int
     /// How deep a request body may nest.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     /// Parses `bytes`, refusing values nested deeper than `maximumDepth`.
-    static func parse(_ bytes: [UInt8], maximumDepth: Int = Self.maximumDepth) throws -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = Self.maximumDepth) throws -> JSONValue {
         var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         let value = try parser.value()
         parser.skipWhitespace()
