@@ -51,6 +51,22 @@ public final class RateLimiter: Sendable {
             [.text(subject), .text(key), .integer(bucket.tokens), .integer(bucket.updated)])
     }
 
+    /// Throws `EventThrottled`, as `take` would, when `client` has no token left; takes none and
+    /// writes nothing (so it can run before slow work that only a token allows, on a reader).
+    public func check(_ client: String, now: Int64, on connection: any SQLConnection) throws {
+        guard
+            let (tokens, updated) = try connection.queryFirst(
+                "SELECT tokens, updated FROM rate_buckets WHERE subject = ?1 AND key = ?2",
+                [.text(subject), .text(StoredKey.of(client))], { ($0.int64(0), $0.int64(1)) })
+        else { return }
+        let earned = max(0, now - updated) / refillSeconds
+        guard min(capacity, tokens + earned) > 0 else {
+            throw EventThrottled(
+                retryAfterSeconds: Int(updated + earned * refillSeconds + refillSeconds - now),
+                detail: "Too many \(subject); try again later.")
+        }
+    }
+
     /// Deletes buckets that have refilled completely, at most once a minute.
     private func sweep(now: Int64, on connection: any SQLConnection) throws {
         guard sweeps.isDue(now: now) else { return }

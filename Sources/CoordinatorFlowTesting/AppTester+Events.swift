@@ -33,6 +33,8 @@ extension AppTester {
         do {
             (applied, outcome) = try await flows.withPreparations(client: clientAddress, lasting: lasting) { prepared in
                 try database.transaction {
+                    // As the server does: what the handler declares is prepared first, so the flow runs once.
+                    _ = try flows.declaredAccess(event, in: tree, on: database, prepared, info, session: id)
                     var working = tree
                     let outcome = try flows.apply(event, to: &working, on: database, prepared, info, session: id).outcome
                     try Self.checkRestores(working, flows.app)

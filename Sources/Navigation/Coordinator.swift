@@ -57,6 +57,26 @@ public protocol Coordinator: Codable, Equatable, Sendable {
     /// its own, whatever screen is on top. `.unhandled` passes it to the parent, as events go up
     /// the chain; so does a coordinator that finished before the result came back.
     mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling
+
+    /// What handling `event` needs before the flow runs, declared so that the flow runs once:
+    /// called before the run, owner first and then up the chain (as `handle` is), with what
+    /// the event will see. Ask here for the slow work the flow will ask for, with the same calls
+    /// (a password hash or check, `context.prepared`): it is done before the run, whose calls
+    /// then find it. Return how the flow reaches the store (`EventAccess`), or nil when the
+    /// event is not this coordinator's. It may read; it must not write. nil by default: the
+    /// session service then finds out by running the flow (and runs it again after any work).
+    func prepare(for event: ScreenEvent, _ context: Context) throws -> EventAccess?
+}
+
+/// How a flow reaches the store while it handles an event (`Coordinator.prepare(for:_:)`): the
+/// session service runs it where it can do so, once.
+public enum EventAccess: Sendable, Comparable {
+    /// It only navigates: it runs with no connection at all.
+    case navigates
+    /// It reads committed data: it runs on a reader, off the writer.
+    case reads
+    /// It writes models (or may): it runs on the writer, its writes committed with the session.
+    case writes
 }
 
 extension Coordinator {
@@ -78,6 +98,8 @@ extension Coordinator {
     public mutating func tabSelected(_ tab: TabKey, _ context: inout Context) {}
     /// Does nothing by default.
     public mutating func screenAppeared(_ screen: Screen, _ context: inout Context) throws {}
+    /// Declares nothing by default.
+    public func prepare(for event: ScreenEvent, _ context: Context) throws -> EventAccess? { nil }
     /// Passes the result to the parent by default.
     public mutating func effectFinished(_ result: EffectResult, _ context: inout Context) throws -> Handling { .unhandled }
 

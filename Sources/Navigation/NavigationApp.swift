@@ -218,6 +218,29 @@ public struct NavigationApp: Sendable {
         return try finishApplying(since: tree, &context, into: &tree)
     }
 
+    /// What the coordinator that will handle `event` declares it needs (`Coordinator.prepare(for:_:)`),
+    /// asked owner first and up the chain; the work it asks for throws as the flow's would
+    /// (`PreparationNeeded`, password work), to be done before the run. nil when no coordinator
+    /// declares, and for anything but a valid screen event (system events, effect results, an
+    /// event `apply` refuses), whose flow runs to find out.
+    public func declaredAccess(for event: IncomingEvent, in tree: NavigationTree, environment: Environment) throws
+        -> EventAccess?
+    {
+        let system = SystemEvent.all.contains { $0.name == event.name } || (event.name == SystemEvent.open.name && !links.isEmpty)
+        guard event.delivery == nil, !system, let top = tree.top, event.screen == top.id,
+            let declaration = screens[top.name]?.event(named: event.name),
+            case .success(let payload) = Payload.validate(event.payload, against: declaration)
+        else { return nil }
+        let screenEvent = ScreenEvent(screen: top, name: event.name, payload: payload)
+        let context = Context(tree: tree, environment: environment, app: self)
+        var current: CoordinatorID? = top.owner
+        while let id = current, let node = tree.nodes[id] {
+            if let access = try node.coordinator.prepare(for: screenEvent, context) { return access }
+            current = node.parent
+        }
+        return nil
+    }
+
     /// The end of every event: finished children reported, the uncovered screen told, the
     /// limits checked; then `tree` takes the result.
     private func finishApplying(since before: NavigationTree, _ context: inout Context, into tree: inout NavigationTree)

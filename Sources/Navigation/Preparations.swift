@@ -11,6 +11,9 @@
 ///   only the last run's model mutations and navigation are committed;
 /// - the work itself runs once per event and key; it must not mutate the app's store (what it
 ///   writes would not roll back with the event), and its result must be `Sendable`.
+///
+/// A coordinator that asks for the work in `Coordinator.prepare(for:_:)` as well has it done
+/// before the flow's first run, which then runs once.
 public struct Preparations: Sendable {
     private var results: [String: any Sendable] = [:]
 

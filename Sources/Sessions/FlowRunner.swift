@@ -42,6 +42,16 @@ package struct FlowRunner: Sendable {
         return (tree, try snapshot(tree))
     }
 
+    /// The store access `event`'s handler declares, its slow work asked for on `connection`
+    /// (`NavigationApp.declaredAccess`): thrown as the flow's would be, to be prepared before the
+    /// flow's one run. nil when no coordinator declares.
+    package func declaredAccess(
+        _ event: IncomingEvent, in tree: NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
+        _ info: RequestInfo, session: String
+    ) throws -> EventAccess? {
+        try app.declaredAccess(for: event, in: tree, environment: environment(connection, prepared, info, session: session))
+    }
+
     // Made on first use (after the metrics system is set up): every run of an app's flow, so
     // that runs per event (this over `coordinatord_events_total`) show what preparing costs.
     private static let runs = Counter(label: "coordinatord_flow_runs_total")

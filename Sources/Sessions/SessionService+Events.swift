@@ -292,7 +292,47 @@ extension SessionService {
                 try await self.write { try keep(try run($0, prepared, false, inWrite), $0) }
             }
         }
+        // The declared stage: what the handler says it needs is prepared first, so the flow runs once.
+        var declared = false
+        let info = RequestInfo(
+            clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken, language: request.language)
+        func declare(_ prepared: PreparedWork) async throws {
+            let (flows, event, tree, session) = (self.flows, request.event, current.tree, request.sessionID)
+            let unused = UnusedConnection(dialect: store.dialect)
+            var access = Result { try flows.declaredAccess(event, in: tree, on: unused, prepared, info, session: session) }
+            if unused.wasNeeded {
+                // It reads: asked again on a reader (what it asks for is thrown, to be prepared).
+                do {
+                    access = .success(
+                        try await store.read { try flows.declaredAccess(event, in: tree, on: $0, prepared, info, session: session) })
+                } catch {
+                    access = .failure(error)
+                }
+            }
+            let declared: EventAccess?
+            do {
+                declared = try access.get()
+            } catch let needed as PasswordWorkNeeded {
+                throw needed
+            } catch let needed as PreparationNeeded {
+                throw needed
+            } catch {
+                // A declaration never decides an outcome: one that fails (a refusal, a statement,
+                // a write tried on the reader) leaves the flow to run, find out and answer.
+                declared = nil
+            }
+            switch declared {
+            case nil: break
+            case .navigates?: (needsConnection, needsWriter) = (false, false)
+            case .reads?: (needsConnection, needsWriter) = (true, false)
+            case .writes?: (needsConnection, needsWriter) = (true, true)
+            }
+        }
         let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
+            if !declared {
+                try await Traced.span("declare") { try await declare(prepared) }
+                declared = true
+            }
             if userCheckInWrite {
                 do {
                     return try await attempt(prepared)

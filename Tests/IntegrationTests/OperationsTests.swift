@@ -120,21 +120,31 @@ import Testing
         try await restored.stop()
     }
 
-    /// `/metrics` counts every run of an app's flow: an event that only navigates runs it once;
-    /// one that prepares work or reads runs it again (the event core's issue is to make it once).
-    @Test func flowRunsAreCountedAndNavigationRunsOnce() async throws {
-        let server = try await ServerProcess.start()
+    /// `/metrics` counts every run of an app's flow, and each event runs its flow once:
+    /// navigation, every step of registration and sign-in (right and wrong passwords), whose
+    /// password work is declared (`Coordinator.prepare(for:_:)`) and done before the run.
+    @Test(arguments: Backend.allCases) func flowRunsOncePerEventForNavigationRegistrationAndSignIn(backend: Backend) async throws {
+        let server = try await ServerProcess.start(backend: backend)
         var client = try await SessionClient.create(port: server.port)
         func runs() async throws -> Double { try await server.metric("coordinatord_flow_runs_total") ?? 0 }
-        for event in ["logIn", "back", "logIn", "back"] {
+        func once(_ client: inout SessionClient, _ event: String, _ payload: [String: Any]? = nil) async throws {
             let before = try await runs()
-            try Journey.expect200(try await client.send(event))
-            #expect(try await runs() == before + 1, "\(event) ran its flow once")
+            try Journey.expect200(try await client.send(event, payload))
+            #expect(try await runs() == before + 1, "\(event) from \(client.topScreen.name) ran its flow once")
         }
-        let before = try await runs()
-        try await Journey.register(&client, email: "runs@example.com", displayName: "Runs")
-        // Four events, each at least one run (today more: the hash is prepared, then the flow runs again).
-        #expect(try await runs() >= before + 4)
+        for event in ["logIn", "back", "logIn", "back"] { try await once(&client, event) }
+        try await once(&client, "signUp")
+        try await once(&client, "next", ["email": "runs@example.com"])
+        try await once(&client, "next", ["password": Journey.password])
+        try await once(&client, "finish", ["displayName": "Runs"])
+        #expect(client.topScreen.name != "signUpProfile", "registered")
+        var other = try await SessionClient.create(port: server.port)
+        try await once(&other, "logIn")
+        try await once(&other, "submit", ["email": "runs@example.com", "password": "not the password at all"])
+        #expect(other.topScreen.name == "login", "a wrong password keeps the login screen")
+        try await once(&other, "submit", ["email": "nobody@example.com", "password": "not the password at all"])
+        try await once(&other, "submit", ["email": "runs@example.com", "password": Journey.password])
+        #expect(other.topScreen.name != "login", "signed in")
     }
 
     @Test func sigintAlsoStopsCleanly() async throws {
