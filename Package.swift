@@ -240,7 +240,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CoordinatorServerTests",
-            dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets", "CMalloc"]),
+            dependencies: ["CoordinatorServer", "HTTPServer", "Sessions", "Navigation", "Secrets", "CMalloc", "TestSupport"]),
         .testTarget(name: "CoordinatorClientTests", dependencies: ["CoordinatorClient", "TestSupport"]),
         // A stand-in for SwiftUI's names (`State`, `Tab`), and a file that imports it beside the client.
         .target(name: "SwiftUI", path: "Tests/SwiftUIStandIn"),

@@ -112,46 +112,13 @@ struct Serve: AppCommand {
 
         let traces = try startTracing(app, logger: logger)
         let signals = SignalWaiter([SIGTERM, SIGINT])
-        let application = try StartupError.explain { try Application(app, self, settings: settings, registry: registry, logger: logger) }
-        let store = application.store
-        // With test hooks the clock is manual and tests sweep through `POST /test/sweep`.
-        let sweeper = testHooks ? nil : application.sessions.startSweeping(every: .seconds(sweepInterval))
-        let heartbeat = application.sessions.startHeartbeats(every: .seconds(streamHeartbeat))
-        // Effects run when a commit stores some; with test hooks, retries wait for `POST /test/effects`.
-        await application.sessions.releaseDeadLeases()
-        let effects = application.sessions.startRunningEffects(every: testHooks ? nil : .seconds(effectInterval))
-
-        let server = try StartupError.explain {
-            try HTTPServer(
-                configuration: ServerConfiguration(
-                    host: host, port: port, maxBodyBytes: maxBodyBytes, connectionLimit: connectionLimit,
-                    perAddressConnectionLimit: perAddressConnectionLimit, idleTimeoutSeconds: idleTimeout,
-                    headerTimeoutSeconds: headerTimeout, requestTimeoutSeconds: requestTimeout,
-                    maxQueryArguments: maxQueryArguments, connectionMemoryBytes: connectionMemoryBytes,
-                    trustedProxies: TrustedProxies(trustedProxy), threads: threads,
-                    handlerExecutor: Self.handlerExecutor(for: store.dialect), handlerCounters: application.handlers),
-                responder: ObservedResponder(router: application.router, logger: logger))
-        }
-        logger.info("listening", metadata: ["address": "http://\(host):\(server.port)", "database": "\(store.location)"])
+        let server = try await RunningServer(app, configuration: self, settings: settings, registry: registry, logger: logger)
         // Tests and scripts read this line to learn the port picked for --port 0.
         FileHandle.standardOutput.write(Data("\(app.name) listening on http://\(host):\(server.port)\n".utf8))
 
         let signal = await signals.wait()
-        logger.info(
-            "stopping",
-            metadata: [
-                "signal": "\(signal)", "in_flight": "\(server.requestsInFlight)",
-                "handlers": "\(server.handlers.running)", "handlers_client_gone": "\(server.handlers.runningWithoutClient)",
-            ])
-        let drained = await server.shutdown(gracePeriod: .seconds(shutdownGrace))
-        sweeper?.cancel()
-        heartbeat.cancel()
-        // Effects still running finish as their store lets them; any cut short runs again.
-        effects.cancel()
-        application.listener?.stop()
-        await application.sessions.flushExpiries()
-        application.passwords.close()
-        await store.close()
+        logger.info("signal", metadata: ["signal": "\(signal)"])
+        let drained = await server.stop(gracePeriod: .seconds(shutdownGrace))
         await traces?.stop()
         logger.info("stopped", metadata: ["drained": "\(drained)"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +17,9 @@ package final class DatabaseFile: Sendable {
     package let path: String
     private let device: UInt64
     private let inode: UInt64
-    /// The descriptor holding the `flock`; closed (releasing the lock) in `deinit`.
-    private let lockDescriptor: Int32
+    /// The descriptor holding the `flock`; closed (releasing the lock) by `release()` when the
+    /// store closes, or in `deinit`; -1 once closed.
+    private let lockDescriptor: Mutex<Int32>
 
     /// Locks `path` (which must exist) for this process; throws `DatabaseInUse` if another holds it.
     package init(lockingExisting path: String) throws {
@@ -35,11 +37,20 @@ package final class DatabaseFile: Sendable {
         self.path = path
         self.device = UInt64(status.st_dev)
         self.inode = UInt64(status.st_ino)
-        self.lockDescriptor = descriptor
+        self.lockDescriptor = Mutex(descriptor)
     }
 
     deinit {
-        close(lockDescriptor)
+        release()
+    }
+
+    /// Lets another server (in this process or another) open the file: the store closed.
+    package func release() {
+        lockDescriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     /// True while `path` still names the file that was opened.

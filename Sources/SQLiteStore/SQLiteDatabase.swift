@@ -148,6 +148,7 @@ package final class SQLiteDatabase: Store {
         } catch {
             // Nothing is lost: the log stays beside the file and is replayed when it is opened.
         }
+        file.release()
     }
 
     /// Why the database cannot serve now, or nil when it can: a reader answers, the file is the
