@@ -297,6 +297,9 @@ extension SessionService {
         let info = RequestInfo(
             clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken, language: request.language)
         func declare(_ prepared: PreparedWork) async throws {
+            // A hint as well: a coordinator may declare for one payload and not another (then it
+            // runs more often than it needs to, no differently).
+            guard !connectionHints.declaresNothing(hint) else { return }
             let (flows, event, tree, session) = (self.flows, request.event, current.tree, request.sessionID)
             let unused = UnusedConnection(dialect: store.dialect)
             var access = Result { try flows.declaredAccess(event, in: tree, on: unused, prepared, info, session: session) }
@@ -322,7 +325,7 @@ extension SessionService {
                 declared = nil
             }
             switch declared {
-            case nil: break
+            case nil: if case .success(.none) = access { connectionHints.noteDeclaresNothing(hint, app: app) }
             case .navigates?: (needsConnection, needsWriter) = (false, false)
             case .reads?: (needsConnection, needsWriter) = (true, false)
             case .writes?: (needsConnection, needsWriter) = (true, true)
