@@ -1,4 +1,5 @@
 import Navigation
+import Secrets
 import Sessions
 
 extension AppTester {
@@ -33,8 +34,12 @@ extension AppTester {
         do {
             (applied, outcome) = try await flows.withPreparations(client: clientAddress, lasting: lasting) { prepared in
                 try database.transaction {
-                    // As the server does: what the handler declares is prepared first, so the flow runs once.
-                    _ = try flows.declaredAccess(event, in: tree, on: database, prepared, info, session: id)
+                    // As the server does: what the handler declares is prepared first, so the flow
+                    // runs once; the declaration only reads, and one that fails decides nothing.
+                    try database.execute("PRAGMA query_only = ON")
+                    let declared = Result { try flows.declaredAccess(event, in: tree, on: database, prepared, info, session: id) }
+                    try database.execute("PRAGMA query_only = OFF")
+                    if case .failure(let error) = declared, error is PasswordWorkNeeded || error is PreparationNeeded { throw error }
                     var working = tree
                     let outcome = try flows.apply(event, to: &working, on: database, prepared, info, session: id).outcome
                     try Self.checkRestores(working, flows.app)

@@ -135,6 +135,15 @@ package final class PostgresDatabase: Store {
         }
     }
 
+    /// In a `READ ONLY` transaction, rolled back: a write fails, and nothing is kept.
+    package func readOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await pool.withConnection { connection in
+            try connection.execute("BEGIN READ ONLY")
+            defer { try? connection.execute("ROLLBACK") }
+            return try work(connection)
+        }
+    }
+
     package func healthProblem() async -> String? {
         do {
             let one = try await read { try $0.queryFirst("SELECT 1") { $0.int(0) } }

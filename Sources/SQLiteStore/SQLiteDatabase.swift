@@ -43,6 +43,11 @@ package final class SQLiteDatabase: Store {
 
     /// Reads committed data; refused once the file was deleted or replaced (checked after the read,
     /// so that nothing read from the deleted file, where a refused batch may have landed, is served).
+    /// The readers' connections are opened read-only: `read` is read-only already.
+    package func readOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await read(work)
+    }
+
     package func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         let file = self.file
         return try await readers.read { connection in

@@ -292,48 +292,20 @@ extension SessionService {
                 try await self.write { try keep(try run($0, prepared, false, inWrite), $0) }
             }
         }
-        // The declared stage: what the handler says it needs is prepared first, so the flow runs once.
         var declared = false
-        let info = RequestInfo(
-            clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken, language: request.language)
-        func declare(_ prepared: PreparedWork) async throws {
-            // A hint as well: a coordinator may declare for one payload and not another (then it
-            // runs more often than it needs to, no differently).
-            guard !connectionHints.declaresNothing(hint) else { return }
-            let (flows, event, tree, session) = (self.flows, request.event, current.tree, request.sessionID)
-            let unused = UnusedConnection(dialect: store.dialect)
-            var access = Result { try flows.declaredAccess(event, in: tree, on: unused, prepared, info, session: session) }
-            if unused.wasNeeded {
-                // It reads: asked again on a reader (what it asks for is thrown, to be prepared).
-                do {
-                    access = .success(
-                        try await store.read { try flows.declaredAccess(event, in: tree, on: $0, prepared, info, session: session) })
-                } catch {
-                    access = .failure(error)
-                }
-            }
-            let declared: EventAccess?
-            do {
-                declared = try access.get()
-            } catch let needed as PasswordWorkNeeded {
-                throw needed
-            } catch let needed as PreparationNeeded {
-                throw needed
-            } catch {
-                // A declaration never decides an outcome: one that fails (a refusal, a statement,
-                // a write tried on the reader) leaves the flow to run, find out and answer.
-                declared = nil
-            }
-            switch declared {
-            case nil: if case .success(.none) = access { connectionHints.noteDeclaresNothing(hint, app: app) }
-            case .navigates?: (needsConnection, needsWriter) = (false, false)
-            case .reads?: (needsConnection, needsWriter) = (true, false)
-            case .writes?: (needsConnection, needsWriter) = (true, true)
-            }
-        }
         let ran = try await flows.withPreparations(client: request.clientAddress, lasting: lasting) { prepared in
+            // The declared stage, once: what the handler says it needs is prepared first (its
+            // work thrown, done, then asked again), so that the flow runs once, where it says.
             if !declared {
-                try await Traced.span("declare") { try await declare(prepared) }
+                let access = try await Traced.span("declare") {
+                    try await self.declaredAccess(request, current: current, now: now, hint: hint, prepared)
+                }
+                switch access {
+                case nil: break
+                case .navigates?: (needsConnection, needsWriter) = (false, false)
+                case .reads?: (needsConnection, needsWriter) = (true, false)
+                case .writes?: (needsConnection, needsWriter) = (true, true)
+                }
                 declared = true
             }
             if userCheckInWrite {

@@ -21,6 +21,10 @@ package protocol Store: Sendable {
     /// Runs `work` on a connection that sees committed data.
     func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
+    /// Runs `work` where it can only read committed data: a write it tries fails, and nothing it
+    /// does is kept (an app's declaration of what an event needs, which must not write).
+    func readOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+
     /// Runs `work` in a read transaction of its own, on a connection that sees committed data;
     /// any write it tries is refused and reported as `.needsWriter`. When it only read, `write`
     /// runs with its result as a write (see `write`), and the attempt completes with what that

@@ -2,6 +2,7 @@ import CoordinatorApp
 import CoordinatorTesting
 import Navigation
 import Secrets
+import Store
 import Synchronization
 import Testing
 
@@ -26,11 +27,16 @@ import Testing
     struct SafeCoordinator: Coordinator {
         static let screens: [any ScreenType.Type] = [Safe.self]
         var declares = false
+        var writesWhenAsked = false
         var screen: ScreenID?
 
         mutating func start(_ context: inout Context) throws { screen = try context.push(Safe.self, .init()) }
 
         func prepare(for event: ScreenEvent, _ context: Context) throws -> EventAccess? {
+            if writesWhenAsked {
+                // Not allowed: the declaration's connection refuses it, and the flow runs to find out.
+                try context.dependency(EventConnectionModel.self).connection.run("INSERT INTO safe_log (at) VALUES (1)", [])
+            }
             guard declares, case .keep(let secret)? = try event.output(Safe.self) else { return nil }
             _ = try context.dependency(PreparedPasswords.self).hash(secret.password)
             _ = try context.prepared("look") { 42 }
@@ -47,10 +53,14 @@ import Testing
         }
     }
 
-    static func served(declares: Bool, runs: Runs) -> ServedApp {
+    /// The connection the event runs on, for a declaration that (wrongly) writes.
+    struct EventConnectionModel: EventModel { let connection: any SQLConnection }
+
+    static func served(declares: Bool, runs: Runs, writesWhenAsked: Bool = false) -> ServedApp {
         ServedApp(
-            name: "safe", navigation: NavigationApp(reachableFrom: { _ in SafeCoordinator(declares: declares) }),
-            migrations: { _ in [] },
+            name: "safe",
+            navigation: NavigationApp(reachableFrom: { _ in SafeCoordinator(declares: declares, writesWhenAsked: writesWhenAsked) }),
+            migrations: { _ in [Migration(scope: "safe", version: 1, name: "log", sql: "CREATE TABLE safe_log (at INTEGER)")] },
             eventEnvironment: { event in
                 var environment = Environment()
                 environment.set(event.passwords)
@@ -68,5 +78,14 @@ import Testing
         #expect(AppTester.passwordHasher.verify("correct horse battery staple", against: try #require(props.hash)))
         // Undeclared: a run asks for the hash, one for the look-up, one with both.
         #expect(runs.count.load(ordering: .relaxed) == (declares ? 1 : 3))
+    }
+
+    @Test func aDeclarationThatWritesKeepsNothingAndDecidesNothing() async throws {
+        let runs = Runs()
+        var app = try await AppTester(Self.served(declares: true, runs: runs, writesWhenAsked: true))
+        try await app.send(Safe.self, .keep(.init(password: "correct horse battery staple")))
+        #expect(try app.props(of: Safe.self).looked == 42, "the flow ran and answered")
+        #expect(try app.rows(in: "safe_log") == 0, "the declaration's write was refused")
+        #expect(runs.count.load(ordering: .relaxed) == 3, "undeclared, the flow found its work by running")
     }
 }

@@ -108,6 +108,10 @@ import Testing
             try await base.read(work)
         }
 
+        func readOnly<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+            try await base.readOnly(work)
+        }
+
         func healthProblem() async -> String? { await base.healthProblem() }
         func metrics() -> [StoreMetric] { [] }
         func close() async { await base.close() }

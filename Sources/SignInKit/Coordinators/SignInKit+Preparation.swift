@@ -13,7 +13,8 @@ extension SignInCoordinator {
         case .signIn(let email, let password, _)?:
             let models = try context.accounts
             let account = EmailAddress.key(email)
-            let user = account.utf8.count <= EmailBounds.maxKeyBytes ? try models.users.find(email: email) : nil
+            // Read-only: keys a past build stored wait for the flow's look-up (a miss only costs a run).
+            let user = account.utf8.count <= EmailBounds.maxKeyBytes ? try models.users.lookUp(email: email) : nil
             let device = try user.flatMap {
                 try models.guards.devices.credential(models.deviceToken, ofUser: $0.id, now: models.now, on: models.connection)
             }

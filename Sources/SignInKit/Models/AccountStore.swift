@@ -25,7 +25,14 @@ public struct AccountStore {
 
     public func find(email: String) throws -> AccountRecord? {
         try EmailKeyUpgrade.run(on: connection)
-        return try connection.queryFirst(Self.select + " WHERE email_key = ?1", [.text(EmailAddress.key(email))], Self.record)
+        return try lookUp(email: email)
+    }
+
+    /// The user with this e-mail's key as stored, without recomputing keys a past build stored
+    /// (`find(email:)` does, and writes): for a read-only look-up, which may miss while keys wait
+    /// for their upgrade.
+    func lookUp(email: String) throws -> AccountRecord? {
+        try connection.queryFirst(Self.select + " WHERE email_key = ?1", [.text(EmailAddress.key(email))], Self.record)
     }
 
     public func find(id: Int64) throws -> AccountRecord? {
