@@ -53,6 +53,8 @@ extension FlowRunner {
     ) -> Environment {
         var environment = makeEnvironment(connection, prepared.passwords, info)
         environment.set(prepared.results)
+        // The app's factory may set them too; they are the same value.
+        environment.set(prepared.passwords)
         environment.set(EventConnection(connection: connection))
         environment.set(prepared.lasting.begin(on: connection))
         environment.setSessionDirectory(StoreSessionDirectory(connection: connection, current: session, now: info.now))

@@ -61,9 +61,9 @@ import Testing
             name: "safe",
             navigation: NavigationApp(reachableFrom: { _ in SafeCoordinator(declares: declares, writesWhenAsked: writesWhenAsked) }),
             migrations: { _ in [Migration(scope: "safe", version: 1, name: "log", sql: "CREATE TABLE safe_log (at INTEGER)")] },
-            eventEnvironment: { event in
+            eventEnvironment: { _ in
+                // No `PreparedPasswords`: every event's environment has them.
                 var environment = Environment()
-                environment.set(event.passwords)
                 environment.set(runs)
                 return environment
             })
