@@ -30,6 +30,8 @@ extension AppTester {
             clientAddress: clientAddress, now: clock.now, deviceToken: deviceToken,
             language: acceptLanguage.map { navigation.translations.language(for: $0) })
         let lasting = LastingWritesLog()
+        var runs = 0
+        defer { flowRunsOfLastEvent = runs }
         let (applied, outcome): (NavigationTree, EventOutcome)
         do {
             (applied, outcome) = try await flows.withPreparations(client: clientAddress, lasting: lasting) { prepared in
@@ -41,6 +43,7 @@ extension AppTester {
                     try database.execute("PRAGMA query_only = OFF")
                     if case .failure(let error) = declared, error is PasswordWorkNeeded || error is PreparationNeeded { throw error }
                     var working = tree
+                    runs += 1
                     let outcome = try flows.apply(event, to: &working, on: database, prepared, info, session: id).outcome
                     try Self.checkRestores(working, flows.app)
                     return (working, outcome)

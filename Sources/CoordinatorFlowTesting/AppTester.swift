@@ -58,6 +58,9 @@ public struct AppTester {
     public internal(set) var tree: NavigationTree
     /// The session's version: 1 at start, one more for each applied event.
     public internal(set) var version = 1
+    /// How often the last event's flow ran: 1 when its coordinator declared the slow work it
+    /// needed (`Coordinator.prepare(for:_:)`), more when the flow found it out by running.
+    public internal(set) var flowRunsOfLastEvent = 0
     /// The effects this session's events asked for that have not finished yet, oldest first
     /// (`runEffects()` runs them).
     public internal(set) var pendingEffects: [PendingEffect] = []

@@ -15,6 +15,12 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The element at `index` of an array; nil for other values or an index out of range.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
     /// The string, if this is one.
     public var stringValue: String? {
         if case .string(let string) = self { return string }

@@ -78,6 +78,7 @@ import Testing
         #expect(AppTester.passwordHasher.verify("correct horse battery staple", against: try #require(props.hash)))
         // Undeclared: a run asks for the hash, one for the look-up, one with both.
         #expect(runs.count.load(ordering: .relaxed) == (declares ? 1 : 3))
+        #expect(app.flowRunsOfLastEvent == (declares ? 1 : 3))
     }
 
     @Test func aDeclarationThatWritesKeepsNothingAndDecidesNothing() async throws {

@@ -171,4 +171,13 @@ import Testing
         #expect(try JSONValue.decode(Int.self, from: 3.0) == 3)
         #expect(try JSONValue.decode(Double.self, from: 3) == 3.0)
     }
+
+    /// A State's layers and screens read by position: `state["stack"]?[0]?["screens"]`.
+    @Test func anArrayIsReadByIndexAndAnythingElseGivesNil() {
+        let value: JSONValue = ["stack": [["screens": ["first", "second"]]]]
+        #expect(value["stack"]?[0]?["screens"]?[1] == "second")
+        #expect(value["stack"]?[1] == nil)
+        #expect(value["stack"]?[-1] == nil)
+        #expect(value[0] == nil, "an object is not read by index")
+    }
 }
