@@ -1,5 +1,4 @@
 import Navigation
-import Secrets
 import Sessions
 
 extension AppTester {
@@ -41,7 +40,7 @@ extension AppTester {
                     try database.execute("PRAGMA query_only = ON")
                     let declared = Result { try flows.declaredAccess(event, in: tree, on: database, prepared, info, session: id) }
                     try database.execute("PRAGMA query_only = OFF")
-                    if case .failure(let error) = declared, error is PasswordWorkNeeded || error is PreparationNeeded { throw error }
+                    if case .failure(let error) = declared, FlowRunner.asksForWork(error) { throw error }
                     var working = tree
                     runs += 1
                     let outcome = try flows.apply(event, to: &working, on: database, prepared, info, session: id).outcome

@@ -45,6 +45,12 @@ extension FlowRunner {
         return try await attempt(prepared)
     }
 
+    /// Whether `error` asks for slow work (`PasswordWorkNeeded`, `PreparationNeeded`) that
+    /// `withPreparations` does before the event runs again, rather than ending the event.
+    package static func asksForWork(_ error: any Error) -> Bool {
+        error is PasswordWorkNeeded || error is PreparationNeeded
+    }
+
     /// The environment coordinators see for one run of an event: the app's models bound to the
     /// `connection` it runs on (read-only, or the writer's), what was prepared, the run's lasting
     /// writes, and the directory of sessions by user.

@@ -1,5 +1,4 @@
 import Navigation
-import Secrets
 import Store
 
 extension SessionService {
@@ -33,8 +32,7 @@ extension SessionService {
             connectionHints.noteDeclaresNothing(hint, app: app)
             return nil
         case .success(let declared?): return declared
-        case .failure(let needed as PasswordWorkNeeded): throw needed
-        case .failure(let needed as PreparationNeeded): throw needed
+        case .failure(let error) where FlowRunner.asksForWork(error): throw error
         case .failure: return nil
         }
     }

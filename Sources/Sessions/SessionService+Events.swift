@@ -244,7 +244,7 @@ extension SessionService {
                 return try self.runFlow(
                     request, current: current, now: now, connection, prepared, renderAnswer: onReader,
                     userCheckInWrite: userCheckInWrite)
-            } catch let error where userCheckInWrite && !(error is PasswordWorkNeeded || error is PreparationNeeded) {
+            } catch let error where userCheckInWrite && !FlowRunner.asksForWork(error) {
                 throw UserUnconfirmed()
             }
         }
