@@ -98,16 +98,18 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]),
 
         .target(name: "Store"),
+        // The session tables' persistence: the protocol each backend implements, and the SQL both accept.
+        .target(name: "SessionStorage", dependencies: ["Store"]),
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "Store", "CSQLite", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
+                "Store", "SessionStorage", "CSQLite", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Store", "CPostgres", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
+                "Store", "SessionStorage", "CPostgres", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "Secrets", dependencies: ["CSodium", "CThreadName"]),
         // The JSON value, its parser and writer: shared by the runtime and the client.
@@ -123,7 +125,7 @@ let package = Package(
         .target(
             name: "Sessions",
             dependencies: [
-                "Store", "Secrets", "Navigation", "CLZ4",
+                "Store", "SessionStorage", "Secrets", "Navigation", "CLZ4",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -143,7 +145,7 @@ let package = Package(
         .target(
             name: "CoordinatorServer",
             dependencies: [
-                "CoordinatorApp", "HTTPServer", "Store", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions", "CMalloc",
+                "CoordinatorApp", "HTTPServer", "Store", "SessionStorage", "SQLiteStore", "PostgresStore", "Secrets", "Navigation", "Sessions", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
@@ -175,7 +177,7 @@ let package = Package(
         // builds them as `serve` does rather than re-plumbing them; every app links it already.
         .target(
             name: "CoordinatorFlowTesting",
-            dependencies: ["CoordinatorApp", "Navigation", "Store", "SQLiteStore", "Secrets", "Sessions"]),
+            dependencies: ["CoordinatorApp", "Navigation", "Store", "SessionStorage", "SQLiteStore", "Secrets", "Sessions"]),
         .target(
             name: "CoordinatorTesting",
             // CoordinatorClient: the live stream's transport and parser, for `LiveSession.stream()`.
@@ -235,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "SessionsTests",
             dependencies: [
-                "Sessions", "Navigation", "Store", "SQLiteStore", "Secrets", "TestSupport",
+                "Sessions", "Navigation", "Store", "SessionStorage", "SQLiteStore", "Secrets", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

@@ -2,6 +2,7 @@ import CoordinatorApp
 import Foundation
 import Navigation
 import SQLiteStore
+import SessionStorage
 import Sessions
 
 extension AppTester {
@@ -52,8 +53,8 @@ extension AppTester {
     ) async throws {
         self = try await AppTester(app, settings: settings, database: database, clock: clock, environment: environment)
         tree = try navigation.decodeSnapshot(Array(snapshot.utf8))
-        if let user = tree.user, let table = navigation.userTable, try !table.contains(user.id, on: self.database) {
-            throw RestoredUserMissing(user: user.id, table: table.name)
+        if let user = tree.user, let rows = shared.flows.userRows, try !rows.contains(user.id, on: self.database) {
+            throw RestoredUserMissing(user: user.id, table: rows.name)
         }
         shared.signedIn(tree.user?.id, session: sessionID)
     }

@@ -95,7 +95,8 @@ public struct AppTester {
         let flows = FlowRunner(
             app: app.navigation, passwords: PasswordHashPool(hasher: Self.passwordHasher),
             passwordJobsPerClient: SessionConfiguration().passwordJobsPerClient,
-            maxSnapshotBytes: SessionConfiguration().maxSnapshotBytes, environment: made.environment)
+            maxSnapshotBytes: SessionConfiguration().maxSnapshotBytes, tables: SQLiteSessionPersistence(),
+            environment: made.environment)
         try await self.init(
             shared: SharedSessions(flows: flows, database: database, clock: clock, effects: made.effects), platform: platform,
             link: link)

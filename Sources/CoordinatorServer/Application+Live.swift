@@ -7,9 +7,9 @@ extension Application {
     static func listen(_ location: DatabaseLocation, _ sessions: SessionService, metrics: LiveMetrics)
         -> PostgresListener?
     {
-        guard location.dialect == .postgresql else { return nil }
+        guard location.dialect == .postgresql, let channel = sessions.liveChannel else { return nil }
         return PostgresListener(
-            url: location.value, channel: SessionService.liveChannel,
+            url: location.value, channel: channel,
             onNotice: { payload in
                 metrics.noticed()
                 Task { await sessions.liveNotice(payload) }

@@ -4,13 +4,14 @@ import HTTPServer
 import Logging
 import PostgresStore
 import Prometheus
+import SessionStorage
 import Store
 import Secrets
 import Sessions
 
 /// The service wired together: the database, the app's sessions, and every route.
 struct Application {
-    let store: any Store
+    let store: any SessionStore
     let sessions: SessionService
     let passwords: PasswordHashPool
     let router: Router

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresStore
 import SQLiteStore
+import SessionStorage
 import Store
 
 /// What `--database` names: a PostgreSQL URL (`postgresql://` or `postgres://`) or an SQLite path.
@@ -14,6 +15,14 @@ struct DatabaseLocation {
 
     var dialect: SQLDialect {
         value.hasPrefix("postgresql://") || value.hasPrefix("postgres://") ? .postgresql : .sqlite
+    }
+
+    /// The session tables as this database's backend keeps them.
+    var sessionTables: any SessionPersistence {
+        switch dialect {
+        case .postgresql: PostgresSessionPersistence()
+        case .sqlite: SQLiteSessionPersistence()
+        }
     }
 
     /// How long start-up waits for a PostgreSQL server that cannot be reached yet (one started at
@@ -32,7 +41,7 @@ struct DatabaseLocation {
     /// Opens the store with `migrations` applied (an SQLite file and its folder are created if missing).
     /// `maxPageCount` and `gathersCommits` are SQLite's (`SQLiteDatabase`).
     func open(migrations: [Migration], maxPageCount: Int?, gathersCommits: Bool = false, poolSize: Int, logger: Logger)
-        throws -> any Store
+        throws -> any SessionStore
     {
         switch dialect {
         case .postgresql:

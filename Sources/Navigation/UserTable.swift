@@ -1,7 +1,7 @@
 /// Where an app keeps its users, when each is one row of one table: the alternative to a
 /// `NavigationApp.UserCheck` closure that lets the platform check the signed-in user without a read
 /// of its own. The check then rides on each event's write, as a condition of the session's
-/// update (`SELECT 1 FROM <name> WHERE <idColumn> = ?`): an event of a user deleted meanwhile
+/// update (the user's row looked up by `idColumn`): an event of a user deleted meanwhile
 /// (by the app, another node or by hand) does not commit, and runs again with the check made
 /// first, which starts the session over signed out, as a closure that answers false would.
 ///
@@ -19,13 +19,7 @@ public struct UserTable: Sendable, Hashable {
     public init(_ name: String, idColumn: String = "id") {
         self.name = name
         self.idColumn = idColumn
-        self.existsSQL = "SELECT 1 FROM \(name) WHERE \(idColumn) = ?1"
     }
-
-    /// The query that finds user `?1`'s row: a row when the user exists, none when not. Made
-    /// once: SQLite's writer runs it with every signed-in event, and its statement is found by
-    /// where this text is kept.
-    package let existsSQL: String
 
     /// What is wrong with the declaration, in sentences (empty when nothing is): the names go
     /// into SQL as they are, so each must be a plain identifier.

@@ -1,4 +1,5 @@
 import Navigation
+import SessionStorage
 import Store
 
 /// What `check-deploy` found: how each stored session would fare with this build, and where
@@ -112,6 +113,7 @@ package struct DeployCheck: Sendable {
     }
 
     private var app: NavigationApp { flows.app }
+    private var tables: any SessionPersistence { flows.tables }
 
     /// Checks every session on `connection`, replaying the journals of the first `sample`. With
     /// `scratch` (a writable copy of the database, or a connection whose transactions the check
@@ -123,16 +125,13 @@ package struct DeployCheck: Sendable {
         on connection: any SQLConnection, sample: Int, scratch: (any SQLConnection)? = nil, handled: Set<String> = []
     ) async throws -> DeployCheckReport {
         var report = DeployCheckReport()
-        for (name, count) in try EffectSQL.pendingByName(connection) {
+        for (name, count) in try tables.pendingEffectsByName(on: connection) {
             report.pendingEffects[name] = count
             if !handled.contains(name) { report.unhandledEffects[name] = count }
         }
         var after = ""
         while true {
-            let rows = try connection.query(
-                "SELECT id, snapshot, journal_head FROM sessions WHERE id > ?1 ORDER BY id LIMIT ?2",
-                [.text(after), .int(batchSize)]
-            ) { ($0.string(0), $0.blob(1), $0.isNull(2) ? nil : $0.int64(2)) }
+            let rows = try tables.storedSessions(after: after, limit: batchSize, on: connection)
             for (id, stored, head) in rows {
                 report.sessions += 1
                 switch classify(stored) {
@@ -147,7 +146,7 @@ package struct DeployCheck: Sendable {
                 }
             }
             guard rows.count == batchSize, let last = rows.last else { return report }
-            after = last.0
+            after = last.id
         }
     }
 
@@ -188,43 +187,27 @@ package struct DeployCheck: Sendable {
     ) async throws {
         // A walk stops where an entry names itself or a newer one as the one before it (a
         // damaged chain would loop): such a session is reported, not replayed.
-        let loop = try connection.queryFirst(
-            JournalSQL.walk(from: "?1") + " SELECT id, previous_id FROM walk WHERE previous_id >= id LIMIT 1",
-            [.integer(head)]
-        ) { (id: $0.int64(0), previous: $0.int64(1)) }
-        if let loop {
+        if let loop = try tables.journalLoop(from: head, on: connection) {
             report.damagedJournals.append(
                 "session \(id): entry \(loop.id) names \(loop.previous) as the one before it (the chain loops)")
             return
         }
-        let entries = try connection.query(
-            JournalSQL.walk(from: "?1")
-                + """
-                 SELECT e.version_before, e.version, e.at, e.screen, e.event, e.payload, e.redacted, e.snapshot, e.writes
-                FROM walk JOIN session_journal e ON e.id = walk.id
-                WHERE walk.replay = 0 AND e.snapshot IS NOT NULL ORDER BY walk.version
-                """, [.integer(head)]
-        ) { row in
-            (
-                before: row.int(0), version: row.int(1), at: row.int64(2), screen: row.string(3), event: row.string(4),
-                payload: row.string(5), redacted: row.string(6), snapshot: row.blob(7), writes: row.optionalString(8)
-            )
-        }
+        let entries = try tables.replayableEntries(from: head, on: connection)
         guard entries.count > 1 else { return }
         report.replayedSessions += 1
         // The session's replayed writes go in one transaction of the scratch copy, rolled back
         // at its end: each session replays over the same data.
-        if let scratch { try scratch.execute("BEGIN") }
-        defer { if let scratch { try? scratch.execute("ROLLBACK") } }
+        if let scratch { try tables.beginScratch(on: scratch) }
+        defer { if let scratch { tables.rollBackScratch(on: scratch) } }
         // Each entry's JSON, in version order: an entry may keep the difference from the one before.
         let jsons = StoredSnapshot.unpack(run: entries.map { ($0.version, $0.snapshot) })
-        for index in entries.indices.dropFirst() where entries[index].before == entries[index - 1].version {
+        for index in entries.indices.dropFirst() where entries[index].versionBefore == entries[index - 1].version {
             let entry = entries[index]
-            let payload = (try? JSONValue.parse(Array(entry.payload.utf8))) ?? .null
+            let payload = (try? JSONValue.parse(Array(entry.payloadText.utf8))) ?? .null
             // (start), (fallback): not events. An effect's result is: made again from its entry.
             let delivery = entry.event == EffectDelivery.eventName ? EffectDelivery(journaled: payload) : nil
             if entry.event.hasPrefix("("), delivery == nil { continue }
-            guard JournalSQL.redacted(fromText: entry.redacted).isEmpty else {
+            guard JournalEntry.redacted(fromText: entry.redactedText).isEmpty else {
                 report.notReplayable["secret or undeclared payload fields are not journaled", default: 0] += 1
                 continue
             }
@@ -243,7 +226,7 @@ package struct DeployCheck: Sendable {
             let event =
                 delivery.map(IncomingEvent.init(delivering:))
                 ?? IncomingEvent(screen: ScreenID(entry.screen), name: entry.event, payload: payload)
-            let place = "session \(id) v\(entry.before)→v\(entry.version) \(entry.event)"
+            let place = "session \(id) v\(entry.versionBefore)→v\(entry.version) \(entry.event)"
             let noting = WriteRecorder(scratch ?? connection)
             do {
                 let info = RequestInfo(clientAddress: "", now: entry.at)
@@ -260,7 +243,7 @@ package struct DeployCheck: Sendable {
                     report.propsOnly += 1
                 }
                 // The writes the event made then, beside the replay's (entries that recorded them).
-                if scratch != nil, let recorded = entry.writes {
+                if scratch != nil, let recorded = entry.writesText {
                     let (then, now) = (WriteRecorder.lines(ofStored: recorded), noting.writes.map(\.line))
                     if then != now {
                         report.writesDiffer.append(

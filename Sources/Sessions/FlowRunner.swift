@@ -1,7 +1,8 @@
 import Metrics
 import Navigation
-import Store
 import Secrets
+import SessionStorage
+import Store
 
 /// Runs an app's flows the way the session service does, short of storing the session: each
 /// run's environment (the app's models on the run's connection, what was prepared, the run's
@@ -16,20 +17,28 @@ package struct FlowRunner: Sendable {
     let passwordJobs: PasswordJobsPerClient
     let makeEnvironment: EnvironmentFactory
     let maxSnapshotBytes: Int
+    /// The app's `UserTable`, as the store checks a user in it (made once: its statement's text
+    /// is found by where it is kept).
+    package let userRows: UserRows?
+    /// The session tables, as the store's backend keeps them (the session directory reads them).
+    let tables: any SessionPersistence
 
     /// - Parameters:
     ///   - passwordJobsPerClient: password jobs one client may have in the pool at once (`429` past it).
     ///   - maxSnapshotBytes: the largest snapshot a run may make (`422` past it).
     ///   - environment: the app's part of each run's environment.
+    ///   - tables: the session tables of the store the flows run on.
     package init(
         app: NavigationApp, passwords: PasswordHashPool, passwordJobsPerClient: Int, maxSnapshotBytes: Int,
-        environment: @escaping EnvironmentFactory
+        tables: any SessionPersistence, environment: @escaping EnvironmentFactory
     ) {
+        self.tables = tables
         self.app = app
         self.passwords = passwords
         self.passwordJobs = PasswordJobsPerClient(limit: passwordJobsPerClient)
         self.makeEnvironment = environment
         self.maxSnapshotBytes = maxSnapshotBytes
+        self.userRows = app.userTable.map { UserRows(name: $0.name, idColumn: $0.idColumn) }
     }
 
     /// A new session's tree for `platform`, started on `connection` with `link` opened, and its snapshot.
@@ -61,7 +70,7 @@ package struct FlowRunner: Sendable {
     ///
     /// An app's `UserTable` is checked on `connection` before the flow, unless `userCheckInWrite`:
     /// then the run skips it, and names in `userToConfirm` the user whose row the write must find
-    /// (`UserTable.contains`) for the run to stand. A write that does not find it runs the event
+    /// (`UserRows.contains`) for the run to stand. A write that does not find it runs the event
     /// again, with the check first.
     package func apply(
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
@@ -71,13 +80,13 @@ package struct FlowRunner: Sendable {
         var working = tree
         let environment = self.environment(connection, prepared, info, session: session)
         let outcome: EventOutcome
-        if let table = app.userTable, let user = tree.user, !userCheckInWrite, try !table.contains(user.id, on: connection) {
+        if let table = userRows, let user = tree.user, !userCheckInWrite, try !table.contains(user.id, on: connection) {
             outcome = try app.startOverSignedOut(&working, environment: environment)
         } else {
             outcome = try app.apply(event, to: &working, environment: environment)
         }
         let json = try snapshotJSON(working)
-        let userToConfirm = userCheckInWrite && app.userTable != nil ? tree.user?.id : nil
+        let userToConfirm = userCheckInWrite && userRows != nil ? tree.user?.id : nil
         tree = working
         return (outcome, StoredSnapshot.pack(json), json, userToConfirm)
     }

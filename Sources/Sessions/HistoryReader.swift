@@ -1,3 +1,4 @@
+import SessionStorage
 import Store
 
 /// Who reads a session's history, and so where it starts.
@@ -13,10 +14,10 @@ package enum HistoryReader: Sendable {
     case `operator`
 
     /// The last version this reader may not read (0: none).
-    func began(_ connection: any SQLConnection, session: String) throws -> Int {
+    func began(_ tables: any SessionPersistence, _ connection: any SQLConnection, session: String) throws -> Int {
         switch self {
         case .operator: 0
-        case .session(let user): try JournalSQL.principalBegan(connection, session: session, user: user)
+        case .session(let user): try tables.principalBegan(session: session, user: user, on: connection)
         }
     }
 }

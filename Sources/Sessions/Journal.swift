@@ -1,5 +1,6 @@
 import Foundation
 import Navigation
+import SessionStorage
 import Store
 
 /// How a session's journal is kept: whether at all, how long, how much per session, and the
@@ -55,6 +56,27 @@ package struct JournalEntry: Sendable {
     /// True when the entry holds the snapshot after the event (every entry but a replay's).
     package let hasSnapshot: Bool
 
+    /// The entry as the journal's table holds it.
+    init(_ row: JournalEntryRow) {
+        id = row.id
+        versionBefore = row.versionBefore
+        version = row.version
+        at = row.at
+        node = row.node
+        screen = row.screen
+        screenName = row.screenName
+        event = row.event
+        payload = row.payloadText
+        redacted = Self.redacted(fromText: row.redactedText)
+        replay = row.replay
+        hasSnapshot = row.hasSnapshot
+    }
+
+    /// The names a stored `redacted` column lists (a JSON array of strings).
+    static func redacted(fromText text: String) -> [String] {
+        ((try? JSONValue.parse(Array(text.utf8)))?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
     /// The entry as the history endpoints answer it; the node that wrote it only for an operator
     /// (a host name tells a session's holder nothing of theirs, and an attacker something).
     package func json(showingNode: Bool) -> JSONValue {
@@ -76,55 +98,21 @@ package struct JournalEntry: Sendable {
     }
 }
 
-/// What is appended to a journal: everything of an entry but its position.
-struct JournalRecord: Sendable {
-    let session: String
-    /// The session's user after the event (before it, for a sign-out): whose account's deletion erases it.
-    let user: Int64?
-    let versionBefore: Int
-    let version: Int
-    let at: Int64
-    let screen: String
-    let screenName: String
-    let event: String
-    /// The journaled payload as stored: JSON text.
-    let payloadText: String
-    /// The names of the members left out of the payload, as stored: a JSON array (a name may hold any character).
-    let redactedText: String
-    let replay: Bool
-    /// The stored (packed) snapshot after the event; nil for a replay, which changed nothing.
-    let snapshot: [UInt8]?
-    /// The model writes the event's flow made (`WriteRecorder.journalText`), nil for none or not recorded.
-    var writesText: String? = nil
-
-    /// The bytes the entry stores (its texts and snapshot), for `coordinatord_journal_bytes_written_total`.
-    var byteCount: Int {
-        session.utf8.count + screen.utf8.count + screenName.utf8.count + event.utf8.count + payloadText.utf8.count
-            + redactedText.utf8.count + (snapshot?.count ?? 0) + (writesText?.utf8.count ?? 0) + 48
-    }
-
+extension JournalRecord {
     /// The payload is serialized here, where the record is made (for an event, on the reader that
     /// ran its flow), so that the writer, which every event waits for in turn, only binds text.
     init(
         session: String, user: Int64?, versionBefore: Int, version: Int, at: Int64, screen: String, screenName: String,
         event: String, payload: JournaledPayload, replay: Bool, snapshot: [UInt8]?, writes: String? = nil
     ) {
-        self.writesText = writes
-        self.session = session
-        self.user = user
-        self.versionBefore = versionBefore
-        self.version = version
-        self.at = at
-        self.screen = screen
-        self.screenName = screenName
-        self.event = event
-        self.payloadText =
-            payload.payload == .object([:]) ? "{}" : String(decoding: payload.payload.serialized(), as: UTF8.self)
-        self.redactedText =
-            payload.redacted.isEmpty
-            ? "[]" : String(decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self)
-        self.replay = replay
-        self.snapshot = snapshot
+        self.init(
+            session: session, user: user, versionBefore: versionBefore, version: version, at: at, screen: screen,
+            screenName: screenName, event: event,
+            payloadText: payload.payload == .object([:])
+                ? "{}" : String(decoding: payload.payload.serialized(), as: UTF8.self),
+            redactedText: payload.redacted.isEmpty
+                ? "[]" : String(decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self),
+            replay: replay, snapshot: snapshot, writesText: writes)
     }
 }
 

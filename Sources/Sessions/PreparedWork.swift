@@ -1,7 +1,8 @@
 import Foundation
 import Navigation
-import Store
 import Secrets
+import SessionStorage
+import Store
 
 /// What was prepared for one event before its commit: password work and any other slow work
 /// its flow asked for (`Preparations`). Handed to each run of the event inside the commit,
@@ -63,7 +64,8 @@ extension FlowRunner {
         environment.set(prepared.passwords)
         environment.set(EventConnection(connection: connection))
         environment.set(prepared.lasting.begin(on: connection))
-        environment.setSessionDirectory(StoreSessionDirectory(connection: connection, current: session, now: info.now))
+        environment.setSessionDirectory(
+            StoreSessionDirectory(tables: tables, connection: connection, current: session, now: info.now))
         if let language = info.language { environment.set(EventLanguage(language)) }
         return environment
     }
@@ -72,21 +74,16 @@ extension FlowRunner {
 /// Sessions by user, read on the connection the event runs on.
 /// `@unchecked Sendable`: it lives only within one run of an event, on the thread that runs it.
 struct StoreSessionDirectory: SessionDirectory, @unchecked Sendable {
+    let tables: any SessionPersistence
     let connection: any SQLConnection
     let current: String
     let now: Int64
 
     func sessions(ofUser id: Int64) throws -> [UserSession] {
-        try connection.query(
-            """
-            SELECT id, created_at, last_used_at FROM sessions WHERE user_id = ?1 AND expires_at >= ?2
-            ORDER BY last_used_at DESC
-            """, [.integer(id), .integer(now)]
-        ) { row in
-            let sessionID = row.string(0)
-            return UserSession(
-                label: Tokens.sha256(sessionID).prefix(4).map { String(format: "%02x", $0) }.joined(),
-                createdAt: row.int64(1), lastUsedAt: row.int64(2), isCurrent: sessionID == current)
+        try tables.sessions(ofUser: id, now: now, on: connection).map { row in
+            UserSession(
+                label: Tokens.sha256(row.id).prefix(4).map { String(format: "%02x", $0) }.joined(),
+                createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, isCurrent: row.id == current)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Metrics
 import Navigation
-import Store
 import Secrets
+import SessionStorage
+import Store
 
 /// An event as the REST layer hands it over.
 package struct EventRequest: Sendable {
@@ -125,9 +126,9 @@ extension SessionService {
         -> StoredAnswer?
     {
         let (session, hash, now) = (request.sessionID, request.requestHash, now())
-        return try await read {
+        return try await read { [tables] in
             try StoredAnswer.find(
-                $0, session: session, key: key, requestHash: hash, token: token, rotatedOnly: rotatedOnly, now: now)
+                tables, $0, session: session, key: key, requestHash: hash, token: token, rotatedOnly: rotatedOnly, now: now)
         }
     }
 
@@ -414,79 +415,50 @@ extension SessionService {
         try noticeOtherNodes(
             [.committed(request.sessionID, version: current.version + 1)]
                 + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection, now: now)
-        if connection.dialect == .postgresql {
-            // The update and its journal entry in one statement (one round trip).
-            let settings = configuration.journal
-            guard
-                try FoldedEventSQL.update(
-                    connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
-                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
-                    journal: ran.journal.map {
-                        FoldedEventSQL.Journaled(record: $0, node: settings.node, keep: settings.maxVersionsPerSession)
-                    },
-                    answer: answerToKeep(ran, of: request, now: now).map {
-                        FoldedEventSQL.Answered(values: $0, keep: configuration.maxIdempotencyKeysPerSession)
-                    },
-                    // The write's last statement (nothing follows it below): it commits the write.
-                    commit: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
-                        && ran.outcome.erasedMentions.isEmpty && ran.outcome.effects.isEmpty
-                        && request.event.delivery == nil,
-                    confirming: ran.userToConfirm.flatMap { user in app.userTable.map { ($0, user) } })
-            else {
-                // With a user to confirm, either condition may have failed: the run with the check
-                // first tells which.
-                throw ran.userToConfirm != nil ? UserUnconfirmed() as any Error : ResidentCopyOutdated()
-            }
-        } else {
-            if let user = ran.userToConfirm, let table = app.userTable, try !table.contains(user, on: connection) {
-                throw UserUnconfirmed()
-            }
-            // The entry first, so that the row's update names it (a lost compare-and-set rolls
-            // back the write, the entry with it).
-            let settings = configuration.journal
-            let record = ran.journal
-            if let record { try JournalSQL.insert(connection, record, node: settings.node, returningID: false) }
-            guard
-                try SessionSQL.update(
-                    connection, id: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot,
-                    identity: identity, now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
-                    namingTheLastInsertedEntry: record != nil)
-            else { throw ResidentCopyOutdated() }
-            if let record {
-                let user = record.user
-                let listed = user.map { journalListings.holds(current.journalListing, user: $0) } ?? false
-                try JournalSQL.follow(connection, record, keep: settings.maxVersionsPerSession, listed: listed)
-                listing = user.map(journalListings.listed)
-            }
+        let settings = configuration.journal
+        let write = EventWrite(
+            session: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot, identity: identity,
+            now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
+            journal: ran.journal.map { record in
+                EventWrite.Journaled(
+                    record: record, node: settings.node, keep: settings.maxVersionsPerSession,
+                    alreadyListed: record.user.map { journalListings.holds(current.journalListing, user: $0) } ?? false)
+            },
+            answer: answerToKeep(ran, of: request, now: now).map { ($0, configuration.maxIdempotencyKeysPerSession) },
+            isLastStatement: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
+                && ran.outcome.erasedMentions.isEmpty && ran.outcome.effects.isEmpty && request.event.delivery == nil,
+            confirming: ran.userToConfirm.flatMap { user in flows.userRows.map { ($0, user) } })
+        switch try tables.storeEvent(write, on: connection) {
+        case .stored(let listedUser): listing = listedUser.map(journalListings.listed)
+        case .versionMoved: throw ResidentCopyOutdated()
+        case .userGone: throw UserUnconfirmed()
+        // With a user to confirm, either condition may have failed: the run with the check first tells which.
+        case .versionMovedOrUserGone: throw UserUnconfirmed()
         }
         for user in ran.outcome.endedSessionsOfUsers {
-            try SessionSQL.deleteSessions(connection, ofUser: user, except: request.sessionID)
+            try tables.deleteSessions(ofUser: user, except: request.sessionID, on: connection)
         }
         try forgetInJournal(ran.outcome.forgottenUsers, connection)
-        try JournalErasure.request(ran.outcome.erasedMentions, connection, now: now)
-        try EffectSQL.insert(ran.outcome.effects, session: request.sessionID, trace: trace, connection, now: now)
+        try JournalErasure.request(ran.outcome.erasedMentions, tables, connection, now: now)
+        for effect in ran.outcome.effects {
+            try tables.insertEffect(effect.row(session: request.sessionID, trace: trace), now: now, on: connection)
+        }
         if let delivery = request.event.delivery {
             // The result becomes this event once, however many nodes ran the effect.
             guard
-                try EffectSQL.finish(
-                    connection, id: delivery.result.id, owner: effects.owner, state: .delivered,
-                    outcome: delivery.result.journaled, now: now)
+                try tables.finishEffect(
+                    id: delivery.result.id, owner: effects.owner, state: .delivered,
+                    outcome: String(decoding: delivery.result.journaled.serialized(), as: UTF8.self), now: now,
+                    on: connection)
             else { throw EffectTakenOver() }
-        }
-        if connection.dialect != .postgresql, let answer = ran.answer, let key = request.idempotencyKey,
-            let token = request.token
-        {
-            try answer.store(
-                connection, session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
-                rotates: ran.outcome.credentialsRotated, now: now, keep: configuration.maxIdempotencyKeysPerSession)
         }
         return listing
     }
 
-    /// The column values of the answer to keep for replay, when the request has an `Idempotency-Key`.
-    private func answerToKeep(_ ran: FlowRun, of request: EventRequest, now: Int64) -> [SQLValue]? {
+    /// The answer to keep for replay, when the request has an `Idempotency-Key`.
+    private func answerToKeep(_ ran: FlowRun, of request: EventRequest, now: Int64) -> AnswerRow? {
         guard let answer = ran.answer, let key = request.idempotencyKey, let token = request.token else { return nil }
-        return answer.values(
+        return answer.row(
             session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
             rotates: ran.outcome.credentialsRotated, now: now)
     }

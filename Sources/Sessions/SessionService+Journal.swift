@@ -1,4 +1,5 @@
 import Navigation
+import SessionStorage
 import Store
 
 // The journal's writes (each on the connection of the change it records, so the journal never
@@ -13,7 +14,7 @@ import Store
 extension SessionService {
     /// What an event's journal entry keeps of `stored` (of `json`), the snapshot of `version` made
     /// over `current`: in full where a trim may start the kept versions (every
-    /// `JournalSQL.trimEvery`-th, counted so that the oldest kept one is in full), else the
+    /// `JournalShape.trimEvery`-th, counted so that the oldest kept one is in full), else the
     /// difference from the snapshot before (`StoredSnapshot.packDelta`): often a few bytes, a few
     /// hundred for a pushed screen. Reading a delta back needs the entries down to the last one in
     /// full; if one of those is missing (the journal was off for a while, or
@@ -28,7 +29,7 @@ extension SessionService {
         if ConfidentialRedaction.mayHoldSecrets(json) || ConfidentialRedaction.mayHoldSecrets(base) {
             return StoredSnapshot.pack(ConfidentialRedaction.redacted(json))
         }
-        guard (version + keep - 1) % JournalSQL.trimEvery != 0 else { return stored }
+        guard (version + keep - 1) % JournalShape.trimEvery != 0 else { return stored }
         return StoredSnapshot.packDelta(json, over: base)
     }
 
@@ -70,7 +71,7 @@ extension SessionService {
     private func journal(_ record: JournalRecord, _ connection: any SQLConnection) throws {
         let settings = configuration.journal
         guard settings.enabled else { return }
-        try JournalSQL.append(connection, record, node: settings.node, keep: settings.maxVersionsPerSession)
+        try tables.appendJournal(record, node: settings.node, keep: settings.maxVersionsPerSession, on: connection)
     }
 
     /// Records that `request` was answered from its stored answer. Nothing changed, so this is
@@ -94,7 +95,9 @@ extension SessionService {
     /// Erases `users` from the journal, on the connection of the event that deleted their
     /// accounts: the whole journal of every session each was signed in to (`Context.forgetUser`).
     func forgetInJournal(_ users: Set<Int64>, _ connection: any SQLConnection) throws {
-        for user in users { try JournalSQL.forget(connection, user: user, listings: journalListings) }
+        for user in users {
+            try tables.forgetJournals(ofUser: user, willDeleteListings: journalListings.willDelete, on: connection)
+        }
     }
 
     // MARK: Reads
@@ -107,10 +110,11 @@ extension SessionService {
         -> JSONValue
     {
         let limit = max(1, min(limit, 200))
-        let found = try await read { connection -> (entries: [JournalEntry], began: Int)? in
-            let entries = try JournalSQL.page(connection, session: id, before: before, limit: limit + 1)
-            if try entries.isEmpty && !JournalSQL.known(connection, session: id) { return nil }
-            return (entries, try reader.began(connection, session: id))
+        let found = try await read { [tables] connection -> (entries: [JournalEntry], began: Int)? in
+            let entries = try tables.journalPage(session: id, before: before, limit: limit + 1, on: connection)
+                .map(JournalEntry.init)
+            if try entries.isEmpty && !tables.journalKnows(session: id, on: connection) { return nil }
+            return (entries, try reader.began(tables, connection, session: id))
         }
         guard let (entries, began) = found else { throw SessionError.notFound }
         // Newest first: the walk reaches the other principal's entries last. A replay names the
@@ -127,16 +131,28 @@ extension SessionService {
     /// covers that version, or `reader` may not read it), rendered by this build from the snapshot
     /// stored then; `SessionError.notFound` when the session is neither stored nor in the journal.
     package func state(ofSession id: String, atVersion version: Int, for reader: HistoryReader) async throws -> [UInt8]? {
-        let found = try await read { connection -> [UInt8]?? in
-            guard try version > reader.began(connection, session: id) else {
-                return try JournalSQL.known(connection, session: id) ? .some(nil) : nil
+        let found = try await read { [tables] connection -> [UInt8]?? in
+            guard try version > reader.began(tables, connection, session: id) else {
+                return try tables.journalKnows(session: id, on: connection) ? .some(nil) : nil
             }
-            if let json = try JournalSQL.snapshotJSON(connection, session: id, version: version) { return .some(json) }
-            return try JournalSQL.known(connection, session: id) ? .some(nil) : nil
+            if let json = try Self.snapshotJSON(tables, connection, session: id, version: version) { return .some(json) }
+            return try tables.journalKnows(session: id, on: connection) ? .some(nil) : nil
         }
         guard let found else { throw SessionError.notFound }
         guard let json = found, let tree = try? app.decodeSnapshot(json) else { return nil }
         return app.renderState(tree, extra: ["id": .string(id), "version": .int(version)])
+    }
+
+    /// The JSON of the snapshot `session` had at `version`, if the journal still holds it: its
+    /// entry and, when that keeps a delta, those before it down to one in full.
+    private static func snapshotJSON(
+        _ tables: any SessionPersistence, _ connection: any SQLConnection, session: String, version: Int
+    ) throws -> [UInt8]? {
+        let entries = try tables.journalSnapshots(session: session, upTo: version, on: connection)
+        guard entries.last?.version == version,
+            let full = entries.lastIndex(where: { !StoredSnapshot.isDelta($0.snapshot) })
+        else { return nil }
+        return StoredSnapshot.unpack(run: Array(entries[full...])).last ?? nil
     }
 
     /// What an operator reads of a stored session: its value, or why this build would start it over.
@@ -150,13 +166,13 @@ extension SessionService {
     /// The stored session `id`'s coordinator tree and version, for an operator (no token, no
     /// restore into memory); nil for no such session.
     package func storedTree(ofSession id: String) async throws -> StoredRead<(tree: JSONValue, version: Int)>? {
-        guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
+        guard let row = try await read({ [tables] in try tables.loadSession(id: id, on: $0) }) else { return nil }
         return forOperator(row) { (app.inspect($0), row.version) }
     }
 
     /// The stored session `id`'s current State, for an operator; nil for no such session.
     package func storedState(ofSession id: String) async throws -> StoredRead<[UInt8]>? {
-        guard let row = try await read({ try SessionSQL.load($0, id: id) }) else { return nil }
+        guard let row = try await read({ [tables] in try tables.loadSession(id: id, on: $0) }) else { return nil }
         return forOperator(row) { app.renderState($0, extra: ["id": .string(id), "version": .int(row.version)]) }
     }
 

@@ -1,6 +1,7 @@
 import Logging
 import Navigation
 import Secrets
+import SessionStorage
 import Store
 
 /// Live streams: every device of a session sees each committed version, and one that reconnects
@@ -93,7 +94,7 @@ extension SessionService {
     func refreshLive(_ id: String, gone: LiveEndReason = .sessionEnded) async {
         let now = now()
         do {
-            guard let row = try await read({ try SessionSQL.load($0, id: id) }) else {
+            guard let row = try await read({ [tables] in try tables.loadSession(id: id, on: $0) }) else {
                 return live.end(sessionID: id, reason: gone)
             }
             guard row.expiresAt >= now || (cache.checkOut(id).map(expiryAndRelease) ?? row.expiresAt) >= now else {
@@ -131,11 +132,11 @@ extension SessionService {
     /// listener restarted), at the latest one heartbeat later.
     package func catchUpLiveStreams() async {
         guard store.isShared else { return }
-        let watched = live.watchedSessions
-        for start in stride(from: 0, to: watched.count, by: SessionSQL.versionsBatch) {
-            let batch = Array(watched[start..<min(start + SessionSQL.versionsBatch, watched.count)])
+        let (watched, tables) = (live.watchedSessions, self.tables)
+        for start in stride(from: 0, to: watched.count, by: tables.sessionVersionsBatch) {
+            let batch = Array(watched[start..<min(start + tables.sessionVersionsBatch, watched.count)])
             do {
-                let stored = try await read { try SessionSQL.versions($0, ids: batch) }
+                let stored = try await read { try tables.sessionVersions(ids: batch, on: $0) }
                 for id in batch {
                     guard let published = live.publishedVersion(id) else { continue }
                     if let version = stored[id], version <= published { continue }
@@ -150,8 +151,8 @@ extension SessionService {
     /// Streams open on this node.
     package var liveStreams: Int { live.count }
 
-    /// The PostgreSQL channel commits are announced on.
-    package static var liveChannel: String { LiveNotice.channel }
+    /// The channel other nodes announce their commits on; nil where every stream is on this node.
+    package var liveChannel: String? { tables.liveNotices?.channel }
 
     /// Sends heartbeats, renews the leases of the sessions streamed here and catches their
     /// streams up with the store (`catchUpLiveStreams`), every `interval` until cancelled.
@@ -174,25 +175,25 @@ extension SessionService {
     /// as it subscribes; nil when none was taken (held already, or a token that does not open
     /// the session: the read that follows refuses the stream).
     func leaseForStream(_ id: String, token: String?) async throws -> Int64? {
-        guard store.isShared, let token, !token.isEmpty else { return nil }
+        guard let notices = tables.liveNotices, let token, !token.isEmpty else { return nil }
         let now = now()
         guard live.needsLease(id, before: now + LiveLease.renewWithin) else { return nil }
         let (until, tokenHash) = (now + LiveLease.seconds, Tokens.sha256(token))
-        let taken = try await write { try LiveLease.take($0, sessionID: id, tokenHash: tokenHash, until: until) }
+        let taken = try await write { try notices.takeLease(sessionID: id, tokenHash: tokenHash, until: until, on: $0) }
         return taken ? until : nil
     }
 
     /// On a shared store, renews the leases of the sessions streamed here that end within
     /// `LiveLease.renewWithin`. A failure is logged; the next heartbeat or sweep tries again.
     package func renewLiveLeases() async {
-        guard store.isShared else { return }
+        guard let notices = tables.liveNotices else { return }
         let now = now()
         let due = live.leasesToRenew(before: now + LiveLease.renewWithin)
         let until = now + LiveLease.seconds
         for start in stride(from: 0, to: due.count, by: LiveLease.batchSize) {
             let batch = Array(due[start..<min(start + LiveLease.batchSize, due.count)])
             do {
-                try await write { try LiveLease.take($0, sessionIDs: batch, until: until) }
+                try await write { try notices.takeLeases(sessionIDs: batch, until: until, on: $0) }
                 live.leased(batch, until: until)
             } catch {
                 logger.warning(
@@ -210,8 +211,6 @@ enum LiveNotice: Equatable {
     case committed(String, version: Int)
     case deleted(String)
     case endedUser(Int64, except: String)
-
-    static let channel = "coordinatord_live"
 
     init?(payload: String) {
         let parts = payload.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
@@ -231,21 +230,16 @@ enum LiveNotice: Equatable {
         }
     }
 
-    /// Sends the notice once `connection`'s transaction commits, and only then (PostgreSQL only;
-    /// bound parameters). After the commit, not in it: a `NOTIFY` in a transaction holds a lock of
-    /// the whole database through its commit's WAL flush, so notifying events would commit one at
-    /// a time (the bench measures it). A notice lost between the two (PostgreSQL stopped) is caught
-    /// up: every listener's connection broke too, and it reads its streamed sessions once it listens again.
+    /// Sends the notice once `connection`'s transaction commits, and only then, as `notices`
+    /// sends it. A notice lost between the two (PostgreSQL stopped) is caught up: every
+    /// listener's connection broke too, and it reads its streamed sessions once it listens again.
     ///
     /// A commit is told only while some node leases its session (`LiveLease`, checked at `now`):
     /// the check runs after the commit, so a node that took its lease too late for it reads the
     /// commit itself. Deletions and ended users, which are rare, are always told.
-    func send(_ connection: any SQLConnection, now: Int64) throws {
-        guard case .committed(let id, _) = self else {
-            return try connection.runAfterCommit("SELECT pg_notify(?1, ?2)", [.text(Self.channel), .text(payload)])
-        }
-        try connection.runAfterCommit(
-            LiveLease.noticeIfLeased, [.text(Self.channel), .text(payload), .text(id), .integer(now)])
+    func send(_ notices: any LiveNoticePersistence, _ connection: any SQLConnection, now: Int64) throws {
+        let leased: String? = if case .committed(let id, _) = self { id } else { nil }
+        try notices.notice(payload, ifLeased: leased, now: now, on: connection)
     }
 }
 
@@ -253,8 +247,8 @@ extension SessionService {
     /// On a shared store, sends `notices` once the transaction of `connection` commits; nothing on
     /// SQLite, where every stream is on this node. No round trip of its own: they go with `COMMIT`.
     func noticeOtherNodes(_ notices: [LiveNotice], _ connection: any SQLConnection, now: Int64) throws {
-        guard store.isShared else { return }
-        for notice in notices { try notice.send(connection, now: now) }
+        guard let persistence = tables.liveNotices else { return }
+        for notice in notices { try notice.send(persistence, connection, now: now) }
     }
 }
 

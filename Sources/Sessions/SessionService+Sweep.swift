@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import SessionStorage
 import Store
 
 extension SessionService {
@@ -14,27 +15,29 @@ extension SessionService {
         await flushPendingTouches()
         await flushTouches(cache.all)
         let (batch, keysBefore) = (sweepBatchSize, now - configuration.idempotencyRetentionSeconds)
+        let (tables, listings) = (self.tables, journalListings)
         do {
-            let deleted = try await inBatches { try SessionSQL.deleteExpired($0, now: now, limit: batch) }
+            let deleted = try await inBatches { try tables.deleteExpiredSessions(now: now, limit: batch, on: $0) }
             for session in cache.all where session.current.expiresAt < now && !session.isInUse {
                 retire(session)
             }
-            _ = try await inBatches { try SessionSQL.deleteAnswers($0, before: keysBefore, limit: batch) }
+            _ = try await inBatches { try tables.deleteAnswers(before: keysBefore, limit: batch, on: $0) }
             let journalBefore = now - configuration.journal.retentionSeconds
             _ = try await inBatches {
-                try JournalSQL.deleteOld($0, before: journalBefore, limit: batch, listings: self.journalListings)
+                try tables.deleteOldJournalEntries(
+                    before: journalBefore, limit: batch, willDeleteListings: listings.willDelete, on: $0)
             }
             // Finished effects are kept as long as the journal that shows their results.
-            _ = try await inBatches { try EffectSQL.deleteFinished($0, before: journalBefore, limit: batch) }
+            _ = try await inBatches { try tables.deleteFinishedEffects(before: journalBefore, limit: batch, on: $0) }
             // What other sessions were shown of deleted accounts (`Context.eraseMentions`).
-            if try await read(JournalErasure.pending) {
-                _ = try await inBatches { try JournalErasure.scanBatch($0, limit: batch) }
+            if try await read({ try tables.erasurePending(on: $0) }) {
+                _ = try await inBatches { try JournalErasure.scanBatch(tables, $0, limit: batch) }
             }
-            if store.isShared {
+            if let notices = tables.liveNotices {
                 // Leases long ended (their nodes stopped streaming, or stopped): a lease's length
                 // again as a margin for nodes whose clocks differ.
                 let leasesBefore = now - LiveLease.seconds
-                _ = try await inBatches { try LiveLease.deleteEnded($0, before: leasesBefore, limit: batch) }
+                _ = try await inBatches { try notices.deleteEndedLeases(before: leasesBefore, limit: batch, on: $0) }
             }
             if deleted > 0 { logger.info("expired sessions deleted", metadata: ["count": "\(deleted)"]) }
         } catch {
@@ -90,8 +93,8 @@ extension SessionService {
         for start in stride(from: 0, to: pending.count, by: batch) {
             let rows = Array(pending[start..<min(pending.count, start + batch)])
             do {
-                try await write { connection in
-                    for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+                try await write { [tables] connection in
+                    for (id, expiresAt) in rows { try tables.touchSession(id: id, now: now, expiresAt: expiresAt, on: connection) }
                 }
             } catch {
                 logger.error("storing session expiry failed", metadata: ["error": "\(error)", "sessions": "\(rows.count)"])
@@ -117,8 +120,8 @@ extension SessionService {
             let chunk = touched[start..<min(touched.count, start + batch)]
             let rows = chunk.map { ($0.0.id, $0.1) }
             do {
-                try await write { connection in
-                    for (id, expiresAt) in rows { try SessionSQL.touch(connection, id: id, now: now, expiresAt: expiresAt) }
+                try await write { [tables] connection in
+                    for (id, expiresAt) in rows { try tables.touchSession(id: id, now: now, expiresAt: expiresAt, on: connection) }
                 }
                 for (session, expiresAt) in chunk {
                     session.update { $0.storedExpiresAt = max($0.storedExpiresAt, expiresAt) }

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import Metrics
 import Navigation
-import Store
 import Secrets
+import SessionStorage
+import Store
 
 /// The session service: creates sessions, authenticates them, applies their events durably,
 /// restores them lazily after a restart, and forgets them when they expire.
@@ -16,7 +17,9 @@ import Secrets
 /// the store, memory is a cache: it is checked against the stored version on every request.
 package final class SessionService: Sendable {
     package let app: NavigationApp
-    let store: any Store
+    let store: any SessionStore
+    /// The session tables, as the store's backend writes them.
+    let tables: any SessionPersistence
     /// Runs the app's flows: each run's environment, the slow work between runs, the snapshot's limit.
     let flows: FlowRunner
     let configuration: SessionConfiguration
@@ -34,15 +37,16 @@ package final class SessionService: Sendable {
     let logger: Logger
 
     package init(
-        app: NavigationApp, store: any Store, passwords: PasswordHashPool, configuration: SessionConfiguration,
+        app: NavigationApp, store: any SessionStore, passwords: PasswordHashPool, configuration: SessionConfiguration,
         logger: Logger, effects: EffectHandlers = EffectHandlers(), environment: @escaping EnvironmentFactory
     ) {
         self.effects = EffectRunner(handlers: effects)
         self.app = app
         self.store = store
+        self.tables = store.sessions
         self.flows = FlowRunner(
             app: app, passwords: passwords, passwordJobsPerClient: configuration.passwordJobsPerClient,
-            maxSnapshotBytes: configuration.maxSnapshotBytes, environment: environment)
+            maxSnapshotBytes: configuration.maxSnapshotBytes, tables: store.sessions, environment: environment)
         self.configuration = configuration
         self.cache = SessionCache(capacity: configuration.maxResidentSessions)
         self.creations = CreationLimiter(perMinute: configuration.sessionsPerMinute)
@@ -83,9 +87,9 @@ package final class SessionService: Sendable {
                 let (tree, snapshot) = try flows.start(
                     platform: platform, link: link, on: connection, prepared,
                     RequestInfo(clientAddress: clientAddress, now: now, language: language), session: id)
-                try SessionSQL.insert(
-                    connection, id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,
-                    expiresAt: expiresAt)
+                try self.tables.insertSession(
+                    id: id, tokenHash: tokenHash, snapshot: snapshot, userID: tree.user?.id, now: now,
+                    expiresAt: expiresAt, on: connection)
                 try self.journalChange(
                     "(start)", session: id, user: tree.user?.id, from: 0, to: 1, snapshot: snapshot, now: now, connection)
                 return (tree, snapshot)
@@ -142,7 +146,7 @@ package final class SessionService: Sendable {
         // Not this session's token: another session's (404) or nobody's (401)? On a shared store
         // only the store knows.
         var owner = store.isShared ? nil : cache.sessionID(tokenHash: tokenHash)
-        if owner == nil { owner = try await read { try SessionSQL.sessionID(tokenHash: tokenHash, $0) } }
+        if owner == nil { owner = try await read { [tables] in try tables.sessionID(tokenHash: tokenHash, on: $0) } }
         guard owner != nil else { throw SessionError.unauthorized }
         throw SessionError.notFound
     }
@@ -166,7 +170,7 @@ package final class SessionService: Sendable {
             }
             return resident
         }
-        guard let row = try await read({ try SessionSQL.load($0, id: id) }),
+        guard let row = try await read({ [tables] in try tables.loadSession(id: id, on: $0) }),
             Tokens.constantTimeEquals(row.tokenHash, tokenHash)
         else { return nil }
         return try await restore(row)
@@ -178,7 +182,9 @@ package final class SessionService: Sendable {
         let cached = resident.current
         let head: StoredHead?
         do {
-            head = try await read { [id = resident.id] in try SessionSQL.check($0, id: id, cachedVersion: cached.version) }
+            head = try await read { [id = resident.id, tables] in
+                try tables.checkSession(id: id, cachedVersion: cached.version, on: $0)
+            }
         } catch {
             resident.release()
             throw error
@@ -227,7 +233,7 @@ package final class SessionService: Sendable {
     /// version moved past `version`: a refusal must be judged against the current state.
     func ensureCurrent(_ session: ResidentSession, version: Int) async throws {
         guard store.isShared else { return }
-        let stored = try await read { [id = session.id] in try SessionSQL.version($0, id: id) }
+        let stored = try await read { [id = session.id, tables] in try tables.sessionVersion(id: id, on: $0) }
         guard stored == version else {
             retire(session)
             throw ResidentCopyOutdated()
@@ -246,11 +252,10 @@ package final class SessionService: Sendable {
                     (try? Self.json(ofStored: row.snapshot)) ?? [], environment: environment)
                 let snapshot = try flows.snapshot(tree)
                 guard
-                    try SessionSQL.update(
-                        connection, id: row.id, expectedVersion: row.version,
-                        snapshot: snapshot,
+                    try self.tables.updateSession(
+                        id: row.id, expectedVersion: row.version, snapshot: snapshot,
                         identity: SessionIdentity(tokenHash: row.tokenHash, userID: tree.user?.id), now: now,
-                        expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt)
+                        expiresAt: row.expiresAt, previousExpiresAt: row.expiresAt, on: connection)
                 else { throw SessionError.notFound }
                 try self.journalChange(
                     "(fallback)", session: row.id, user: tree.user?.id, from: row.version, to: row.version + 1, snapshot: snapshot, now: now,
@@ -305,8 +310,8 @@ package final class SessionService: Sendable {
         try await session.lock.withLock {
             try await self.write {
                 // A deleted session leaves no history behind (an ended one keeps it for the retention).
-                try JournalSQL.delete($0, session: id, listings: self.journalListings)
-                try SessionSQL.delete($0, id: id)
+                try self.tables.deleteJournal(session: id, willDeleteListings: self.journalListings.willDelete, on: $0)
+                try self.tables.deleteSession(id: id, on: $0)
                 try self.noticeOtherNodes([.deleted(id)], $0, now: now)
             }
             session.update { $0.expiresAt = Int64.min }

@@ -15,7 +15,10 @@ import Testing
     /// What each module must not depend on.
     static let forbidden: [String: Set<String>] = [
         "Navigation": http.union(storeBackends).union(["Store", "Sessions", "Secrets"]),
-        "Sessions": http,
+        // The session service reaches its tables through `SessionPersistence`, never a backend.
+        "Sessions": http.union(storeBackends),
+        // The session tables' SQL knows the store and nothing above it.
+        "SessionStorage": http.union(storeBackends).union(["Navigation", "Sessions", "Secrets", "CoordinatorJSON"]),
         "AccountProtection": http.union(storeBackends).union(["Sessions"]),
         "SampleApp": http.union(storeBackends).union(["Sessions"]),
         "SignInKit": http.union(storeBackends).union(["Sessions"]),
@@ -82,11 +85,46 @@ import Testing
         #expect(manifest["SampleApp"]?.contains("AccountProtection") == true)
     }
 
+    /// The SQL statements (and the lines of them) in the Swift files under `Sources/<module>`,
+    /// comments left out: statements are found by the words that start them.
+    static func sqlStatements(in module: String) throws -> [String] {
+        let folder = repository.appendingPathComponent("Sources/\(module)")
+        let statement = try Regex(
+            #"\b(SELECT\b[^"]{0,300}?\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+RECURSIVE|pg_notify)\b|"(BEGIN|ROLLBACK|COMMIT)""#)
+        var found: [String] = []
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let code = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            found += code.matches(of: statement).map { "\(file.lastPathComponent): \(code[$0.range].prefix(60))" }
+        }
+        return found
+    }
+
+    /// Stores own their SQL (docs/architecture.md, "Modules"): the session service holds no
+    /// statement and no branch on the backend's dialect; the session tables' statements are in
+    /// `SessionStorage` (those both backends accept) and in each backend's module.
+    @Test func theSessionServiceHoldsNoSQLAndNoDialectBranch() throws {
+        #expect(try Self.sqlStatements(in: "Sessions") == [])
+        // The search finds statements where they are.
+        #expect(try Self.sqlStatements(in: "SessionStorage").count > 40)
+        #expect(try Self.sqlStatements(in: "PostgresStore").contains { $0.hasPrefix("FoldedEventSQL.swift") })
+        let branch = try Regex(#"\.dialect\s*[=!]=|case\s+\.(postgresql|sqlite)\b"#)
+        let folder = Self.repository.appendingPathComponent("Sources/Sessions")
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.matches(of: branch).isEmpty, "\(file.lastPathComponent) branches on the dialect")
+        }
+    }
+
     /// The server is Linux-only: the manifest, the README and a build for another platform say so.
     /// Modules no product ships (libmicrohttpd's face, the PostgreSQL store) are the package's
     /// own: `package` access, so no app can come to depend on them (docs/architecture.md, "Modules").
     @Test func modulesInNoProductDeclareNothingPublic() throws {
-        for module in ["HTTPServer", "PostgresStore"] {
+        for module in ["HTTPServer", "PostgresStore", "SessionStorage"] {
             let folder = Self.repository.appendingPathComponent("Sources/\(module)")
             for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)

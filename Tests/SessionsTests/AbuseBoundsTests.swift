@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Navigation
 import SQLiteStore
+import SessionStorage
 import Store
 import Secrets
 import Synchronization
@@ -71,7 +72,7 @@ import Testing
 
     /// Records each committed write of a real SQLite store: the sessions it deleted, or that it
     /// stored an event; after the first write that deleted sessions it runs `between` once.
-    final class RecordingStore: Store, Sendable {
+    final class RecordingStore: SessionStore, Sendable {
         enum Commit: Equatable { case deletedSessions(Int), event }
 
         let base: SQLiteDatabase
@@ -81,6 +82,7 @@ import Testing
         init(_ base: SQLiteDatabase) { self.base = base }
 
         var dialect: SQLDialect { base.dialect }
+        var sessions: any SessionPersistence { base.sessions }
         var isShared: Bool { false }
         var location: String { base.location }
 

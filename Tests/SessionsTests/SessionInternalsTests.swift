@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import SQLiteStore
+import SessionStorage
 import Store
 import Testing
 
@@ -28,6 +29,8 @@ import Testing
     }
 
     /// A temporary database with coordinatord's own migrations applied.
+    static let tables = SQLiteSessionPersistence()
+
     static func migratedDatabase() throws -> SQLiteConnection {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID().uuidString).sqlite").path
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -55,14 +58,15 @@ import Testing
     /// A read's expiry, stored late, never moves back one that an event stored meanwhile.
     @Test func storingAReadsExpiryNeverMovesItBack() throws {
         let connection = try Self.migratedDatabase()
-        try SessionSQL.insert(connection, id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300)
+        try Self.tables.insertSession(
+                id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300, on: connection)
         // An event commits a later expiry...
         #expect(
-            try SessionSQL.update(
-                connection, id: "s", expectedVersion: 1, snapshot: [3], identity: nil, now: 200, expiresAt: 9000,
-                previousExpiresAt: 7300))
+            try Self.tables.updateSession(
+                id: "s", expectedVersion: 1, snapshot: [3], identity: nil, now: 200, expiresAt: 9000,
+                previousExpiresAt: 7300, on: connection))
         // ...then the expiry a read moved earlier is stored.
-        try SessionSQL.touch(connection, id: "s", now: 150, expiresAt: 7350)
+        try Self.tables.touchSession(id: "s", now: 150, expiresAt: 7350, on: connection)
         let stored = try connection.queryFirst("SELECT expires_at, expires_hour, last_used_at FROM sessions") {
             [$0.int64(0), $0.int64(1), $0.int64(2)]
         }
@@ -73,7 +77,8 @@ import Testing
     /// given a new identity; the version must match.
     @Test func anUpdateStoresANewIdentityOnlyWhenGivenOne() throws {
         let connection = try Self.migratedDatabase()
-        try SessionSQL.insert(connection, id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300)
+        try Self.tables.insertSession(
+                id: "s", tokenHash: [1], snapshot: [2], userID: nil, now: 100, expiresAt: 7300, on: connection)
         func stored() throws -> [SQLValue]? {
             try connection.queryFirst("SELECT version, snapshot, token_hash, user_id, expires_at, expires_hour FROM sessions") {
                 [.int($0.int(0)), .blob($0.blob(1)), .blob($0.blob(2)), $0.isNull(3) ? .null : .integer($0.int64(3)),
@@ -82,35 +87,35 @@ import Testing
         }
         let signedIn = SessionIdentity(tokenHash: [9], userID: 5)
         #expect(
-            try SessionSQL.update(
-                connection, id: "s", expectedVersion: 1, snapshot: [3], identity: signedIn, now: 200, expiresAt: 7400,
-                previousExpiresAt: 7300))
+            try Self.tables.updateSession(
+                id: "s", expectedVersion: 1, snapshot: [3], identity: signedIn, now: 200, expiresAt: 7400,
+                previousExpiresAt: 7300, on: connection))
         #expect(try stored() == [.int(2), .blob([3]), .blob([9]), .integer(5), .integer(7400), .integer(2)])
         #expect(
-            try SessionSQL.update(
-                connection, id: "s", expectedVersion: 2, snapshot: [4], identity: nil, now: 300, expiresAt: 11000,
-                previousExpiresAt: 7400))
+            try Self.tables.updateSession(
+                id: "s", expectedVersion: 2, snapshot: [4], identity: nil, now: 300, expiresAt: 11000,
+                previousExpiresAt: 7400, on: connection))
         #expect(try stored() == [.int(3), .blob([4]), .blob([9]), .integer(5), .integer(11000), .integer(3)])
         #expect(
-            try SessionSQL.update(
-                connection, id: "s", expectedVersion: 3, snapshot: [5], identity: SessionIdentity(tokenHash: [7], userID: nil),
-                now: 400, expiresAt: 14500, previousExpiresAt: 11000))
+            try Self.tables.updateSession(
+                id: "s", expectedVersion: 3, snapshot: [5], identity: SessionIdentity(tokenHash: [7], userID: nil),
+                now: 400, expiresAt: 14500, previousExpiresAt: 11000, on: connection))
         #expect(try stored() == [.int(4), .blob([5]), .blob([7]), .null, .integer(14500), .integer(4)])
         #expect(
-            try !SessionSQL.update(
-                connection, id: "s", expectedVersion: 3, snapshot: [6], identity: nil, now: 500, expiresAt: 14600,
-                previousExpiresAt: 14500))
+            try !Self.tables.updateSession(
+                id: "s", expectedVersion: 3, snapshot: [6], identity: nil, now: 500, expiresAt: 14600,
+                previousExpiresAt: 14500, on: connection))
     }
 
     /// Account-level session control: an app looks up a user's live sessions, current one marked.
     @Test func theSessionDirectoryListsAUsersLiveSessions() throws {
         let connection = try Self.migratedDatabase()
         for (id, user, lastUsed, expires) in [("a", 7, 100, 9000), ("b", 7, 300, 9000), ("c", 8, 200, 9000), ("d", 7, 50, 10)] {
-            try SessionSQL.insert(
-                connection, id: id, tokenHash: Array(id.utf8), snapshot: [0], userID: Int64(user), now: Int64(lastUsed),
-                expiresAt: Int64(expires))
+            try Self.tables.insertSession(
+                id: id, tokenHash: Array(id.utf8), snapshot: [0], userID: Int64(user), now: Int64(lastUsed),
+                expiresAt: Int64(expires), on: connection)
         }
-        let sessions = try StoreSessionDirectory(connection: connection, current: "a", now: 1000).sessions(ofUser: 7)
+        let sessions = try StoreSessionDirectory(tables: Self.tables, connection: connection, current: "a", now: 1000).sessions(ofUser: 7)
         #expect(sessions.map(\.lastUsedAt) == [300, 100])  // live ones only, most recent first
         #expect(sessions.map(\.isCurrent) == [false, true])
         #expect(sessions.allSatisfy { $0.label.count == 8 && $0.label != "a" })

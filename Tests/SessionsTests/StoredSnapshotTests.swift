@@ -122,7 +122,9 @@ import Testing
         let service = try PreparationTests.service(gate: PreparationTests.Gate())
         let session = try await service.create(platform: .phone, clientAddress: "")
         _ = try await service.post(try PreparationTests.event("fast", session: session))
-        let stored = try await service.read { [id = session.id] in try SessionSQL.load($0, id: id)?.snapshot ?? [] }
+        let stored = try await service.read { [id = session.id, tables = service.tables] in
+            try tables.loadSession(id: id, on: $0)?.snapshot ?? []
+        }
         #expect(stored.first == 0x01)
         let json = try StoredSnapshot.unpack(stored)
         try await service.write { [id = session.id] in

@@ -37,10 +37,11 @@ struct CheckDeploy: AppCommand {
         let startup = AppStartup(passwordHasher: hasher, environment: ProcessEnvironment.current, settings: try app.parseSettings([]))
         let environment = try app.environment(startup)
         let handled = Set(try app.effectHandlers(startup).entries.keys)
+        let location = DatabaseLocation(database)
         let flows = FlowRunner(
             app: app.navigation, passwords: passwords, passwordJobsPerClient: 4, maxSnapshotBytes: Int.max,
-            environment: environment)
-        let connection = try DatabaseLocation(database).openReadOnly()
+            tables: location.sessionTables, environment: environment)
+        let connection = try location.openReadOnly()
         let scratch = try openScratch(from: connection)
         defer { scratch?.remove() }
         let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(

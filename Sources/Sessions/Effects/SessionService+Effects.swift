@@ -1,5 +1,6 @@
 import Metrics
 import Navigation
+import SessionStorage
 import Store
 
 /// Running effects (`Context.perform`) and handing their results back: the lifecycle is in
@@ -11,13 +12,13 @@ extension SessionService {
     package func runDueEffects(batch: Int = 32) async -> Int {
         var runs = 0
         while true {
-            let (now, owner, lease) = (now(), effects.owner, configuration.effectLeaseSeconds)
+            let (now, owner, lease, tables) = (now(), effects.owner, configuration.effectLeaseSeconds, self.tables)
             let claimed: [ClaimedEffect]
             do {
-                guard try await read({ try EffectSQL.anyDue($0, now: now) }) else { return runs }
+                guard try await read({ try tables.anyEffectDue(now: now, on: $0) }) else { return runs }
                 claimed = try await write {
-                    try EffectSQL.claimDue($0, owner: owner, now: now, leaseUntil: now + lease, limit: batch)
-                }
+                    try tables.claimDueEffects(owner: owner, now: now, leaseUntil: now + lease, limit: batch, on: $0)
+                }.map(ClaimedEffect.init)
             } catch {
                 logger.error("claiming effects failed", metadata: ["error": "\(error)"])
                 return runs
@@ -57,8 +58,8 @@ extension SessionService {
     package func releaseDeadLeases() async {
         guard !store.isShared else { return }
         do {
-            guard try await read(EffectSQL.anyLeased) else { return }
-            let released = try await write(EffectSQL.releaseLeases)
+            guard try await read({ [tables] in try tables.anyEffectLeased(on: $0) }) else { return }
+            let released = try await write { [tables] in try tables.releaseEffectLeases(on: $0) }
             if released > 0 { logger.info("effects of the last run taken over", metadata: ["count": "\(released)"]) }
         } catch {
             logger.error("releasing effect leases failed", metadata: ["error": "\(error)"])
@@ -67,7 +68,7 @@ extension SessionService {
 
     /// Effects not finished yet.
     package func pendingEffects() async throws -> Int {
-        try await read(EffectSQL.pendingByName).reduce(0) { $0 + $1.count }
+        try await read { [tables] in try tables.pendingEffectsByName(on: $0) }.reduce(0) { $0 + $1.count }
     }
 
     /// One run of `effect`'s handler: its result (or its final failure) is delivered; a failure
@@ -127,7 +128,9 @@ extension SessionService {
             "effect failed; trying again",
             metadata: ["effect": "\(effect.name)", "attempt": "\(effect.attempt)", "reason": "\(reason)"])
         do {
-            try await write { try EffectSQL.reschedule($0, id: effect.id, owner: owner, dueAt: dueAt, error: reason) }
+            try await write { [tables] in
+                try tables.rescheduleEffect(id: effect.id, owner: owner, dueAt: dueAt, error: reason, on: $0)
+            }
         } catch {
             // The lease ends on its own; the effect runs again then.
             logger.error("rescheduling an effect failed", metadata: ["error": "\(error)"])
@@ -135,7 +138,7 @@ extension SessionService {
     }
 
     /// Hands `outcome` to the coordinator that asked, as an event of its session committed with
-    /// the effect's end (`EffectSQL.finish`); drops it when nobody is left to tell.
+    /// the effect's end (`SessionPersistence.finishEffect`); drops it when nobody is left to tell.
     private func deliver(_ effect: ClaimedEffect, _ outcome: EffectResult.Outcome) async {
         let result = EffectResult(id: effect.id, name: effect.name, request: effect.request, outcome: outcome)
         let request = EventRequest(
@@ -145,7 +148,7 @@ extension SessionService {
         // A few rounds: another event (on another node, say) may move the session on meanwhile.
         for _ in 0..<5 {
             do {
-                guard let row = try await read({ try SessionSQL.load($0, id: effect.session) }),
+                guard let row = try await read({ [tables] in try tables.loadSession(id: effect.session, on: $0) }),
                     let session = try await load(effect.session, tokenHash: row.tokenHash, forEvent: true)
                 else { return await drop(result, because: "the session ended") }
                 defer { session.release() }
@@ -179,9 +182,12 @@ extension SessionService {
         logger.warning("effect result dropped", metadata: ["effect": "\(result.name)", "reason": "\(reason)"])
         var members = result.journaled.objectValue ?? [:]
         members["dropped"] = .string(reason)
-        let outcome = JSONValue.object(members)
+        let outcome = String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
         do {
-            if try await write({ try EffectSQL.finish($0, id: result.id, owner: owner, state: .dropped, outcome: outcome, now: now) }) {
+            let finished = try await write { [tables] in
+                try tables.finishEffect(id: result.id, owner: owner, state: .dropped, outcome: outcome, now: now, on: $0)
+            }
+            if finished {
                 Self.finished("dropped").increment()
             }
         } catch {

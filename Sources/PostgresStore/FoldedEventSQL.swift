@@ -1,70 +1,54 @@
-import Navigation
+import SessionStorage
 import Store
 import Synchronization
 
 /// On PostgreSQL, an event's own writes in one statement, one round trip instead of two to four:
 /// the compare-and-set `UPDATE` of the session row, its journal entry (and, every
-/// `JournalSQL.trimEvery` versions, the trim of the session's older entries), and for a request
+/// `JournalShape.trimEvery` versions, the trim of the session's older entries), and for a request
 /// with an `Idempotency-Key` its answer (and the trim of the session's older answers). A data-modifying
 /// `WITH`: the entry is made from the row the `UPDATE` returned, so a version that moved on writes
 /// nothing. It runs in the event's transaction like the statements it replaces, so the journal
-/// commits with the state. (The notice to other nodes' streams follows the commit: `LiveNotice.send`.)
+/// commits with the state. (The notice to other nodes' streams follows the commit.)
 enum FoldedEventSQL {
-    /// The journal entry to append with the update, as `JournalSQL.append` would (its columns and
-    /// trim rule are `JournalSQL`'s: an entry gains a column in one place, and this statement then
-    /// fails on PostgreSQL until it fills it too, instead of leaving it empty).
-    struct Journaled {
-        let record: JournalRecord
-        let node: String
-        let keep: Int
-    }
-
-    /// The answer to keep for replay, as `StoredAnswer.store` would: its column values
-    /// (`StoredAnswer.values`) and how many of the session's answers to keep.
-    struct Answered {
-        let values: [SQLValue]
-        let keep: Int
-    }
-
-    /// Stores a new version if the stored one is still `expectedVersion`, with `journal`'s entry
-    /// made only then; false (and nothing written) otherwise.
-    /// Columns are assigned as in `SessionSQL.update`. With `commit`, it is the last statement of
-    /// the write and ends it (`SQLConnection.commitIfChanged`: with `COMMIT`, in one round trip,
-    /// and with `BEGIN` too when it is the first). It then also stores a random token in the row
-    /// (migration 18), by which a write whose answer was lost is told to have committed or not.
-    /// With `confirming`, the update also needs the user's row in the app's table: false when
-    /// either is missing (they are not told apart).
-    static func update(
-        _ connection: any SQLConnection, id: String, expectedVersion: Int, snapshot: [UInt8], identity: SessionIdentity?,
-        now: Int64, expiresAt: Int64, previousExpiresAt: Int64, journal: Journaled?, answer: Answered? = nil, commit: Bool,
-        confirming: (table: UserTable, user: Int64)? = nil
-    ) throws -> Bool {
+    /// Stores `write` if the stored version is still the one it was made from, with its entry
+    /// made only then; false (and nothing written) otherwise, or when the user it confirms is
+    /// gone (they are not told apart). Columns are assigned as in `SessionRowUpdate`. When it is
+    /// the write's last statement, it ends the write (`SQLConnection.commitIfChanged`: with
+    /// `COMMIT`, in one round trip, and with `BEGIN` too when it is the first). It then also stores
+    /// a random token in the row (migration 18), by which a write whose answer was lost is told
+    /// to have committed or not.
+    static func update(_ write: EventWrite, _ connection: any SQLConnection) throws -> Bool {
+        let commit = write.isLastStatement
         // The values in the order `text(of:)` numbers their parameters.
-        var values: [SQLValue] = [.text(id), .int(expectedVersion), .blob(snapshot), .integer(now), .integer(expiresAt)]
+        var values: [SQLValue] = [
+            .text(write.session), .int(write.expectedVersion), .blob(write.snapshot), .integer(write.now),
+            .integer(write.expiresAt),
+        ]
         // Only a write that commits here stores a token.
         let token = commit ? nextWriteToken() : nil
         if let token { values.append(.integer(token)) }
-        if let identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
-        if let confirming { values.append(.integer(confirming.user)) }
-        let trimBound = journal.flatMap { JournalSQL.trimBound(after: $0.record, keep: $0.keep) }
-        if let journal {
+        if let identity = write.identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
+        if let confirming = write.confirming { values.append(.integer(confirming.user)) }
+        let trimBound = write.journal.flatMap { JournalShape.trimBound(after: $0.record, keep: $0.keep) }
+        if let journal = write.journal {
             let record = journal.record
             values += [
                 record.user.map { .integer($0) } ?? .null, .text(journal.node), .text(record.screen), .text(record.screenName),
                 .text(record.event), .text(record.payloadText), .text(record.redactedText),
-                .blob(record.snapshot ?? snapshot), record.writesText.map { .text($0) } ?? .null,
+                .blob(record.snapshot ?? write.snapshot), record.writesText.map { .text($0) } ?? .null,
             ]
             if let trimBound { values.append(.int(trimBound)) }
         }
-        if let answer { values += answer.values + [.int(max(1, answer.keep) - 1)] }
+        if let answer = write.answer { values += answer.row.values + [.int(max(1, answer.keep) - 1)] }
         let shape = Shape(
-            identity: identity != nil, newExpiryHour: expiresAt / 3600 != previousExpiresAt / 3600,
-            journal: journal != nil, listed: journal?.record.user != nil, trimmed: trimBound != nil,
-            answerColumns: answer?.values.count, commit: commit, userTable: confirming?.table)
+            identity: write.identity != nil, newExpiryHour: write.expiresAt / 3600 != write.previousExpiresAt / 3600,
+            journal: write.journal != nil, listed: write.journal?.record.user != nil, trimmed: trimBound != nil,
+            answerColumns: write.answer?.row.values.count, commit: commit, userTable: write.confirming?.table)
         let sql = text(of: shape)
         if let token {
             return try connection.commitIfChanged(
-                sql, values, checkedBy: CommitCheck(sql: checkSQL, values: [.text(id), .integer(token), .int(expectedVersion)]))
+                sql, values,
+                checkedBy: CommitCheck(sql: checkSQL, values: [.text(write.session), .integer(token), .int(write.expectedVersion)]))
         }
         return try connection.queryFirst(sql, values) { $0.int(0) } == 1
     }
@@ -92,8 +76,8 @@ enum FoldedEventSQL {
         let trimmed: Bool
         let answerColumns: Int?
         let commit: Bool
-        /// The app's table the signed-in user's row must be in (`UserTable`), when it is checked here.
-        let userTable: UserTable?
+        /// The app's table the signed-in user's row must be in, when it is checked here.
+        let userTable: UserRows?
     }
 
     /// The text of each shape, made once: built per event, it cost about a tenth of the event's
@@ -136,7 +120,7 @@ enum FoldedEventSQL {
         }
         var condition = "id = ?1 AND version = ?2"
         if let table = shape.userTable {
-            condition += " AND EXISTS (SELECT 1 FROM \(table.name) WHERE \(table.idColumn) = \(parameter()))"
+            condition += " AND " + table.exists(parameter: parameter())
         }
         parts.append("updated AS (UPDATE sessions SET \(assignments) WHERE \(condition) RETURNING \(returned))")
         if shape.journal {
@@ -150,7 +134,7 @@ enum FoldedEventSQL {
                     FROM updated)
                 """)
             if shape.listed {
-                // As `JournalSQL.listUser`.
+                // As `followJournalEntry` lists it.
                 parts.append(
                     """
                     listed AS (INSERT INTO journal_users (session_id, user_id) SELECT ?1, \(user)::bigint FROM updated
@@ -168,7 +152,7 @@ enum FoldedEventSQL {
         if let columns = shape.answerColumns {
             let bound = (0..<columns).map { _ in parameter() }.joined(separator: ", ")
             parts.append(
-                "answered AS (INSERT INTO idempotency_keys (\(StoredAnswer.columns)) SELECT \(bound) FROM updated)")
+                "answered AS (INSERT INTO idempotency_keys (\(AnswerRow.columns)) SELECT \(bound) FROM updated)")
             // The statement's parts all see the table as it was before it, without the new answer
             // (whose version is above all others): keeping `keep - 1` of those makes `keep`.
             parts.append(
