@@ -73,9 +73,11 @@ struct Application {
                 key: try options.journalOptions.loadOperatorKey(), logger: logger, now: { clock.now() }))
             .register(in: &router)
         StreamRoutes(service: sessions, metrics: liveMetrics).register(in: &router)
-        if options.testHooks {
-            TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
-        }
+        #if DEBUG
+            if options.testHooks {
+                TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
+            }
+        #endif
         // The app's own document (its screens typed), generated from its declarations at start.
         Self.serve(Array(try AppDocument.yaml(for: app).utf8), at: "/openapi.yaml", type: "application/yaml", in: &router)
         try Self.serveFile("web/index.html", at: "/", type: "text/html; charset=utf-8", in: &router)

@@ -65,7 +65,13 @@ struct Serve: AppCommand {
         help: "An OTLP/HTTP collector's base URL (http://collector:4318): one trace per request is sent to its /v1/traces. Unset: no tracing.")
     var otlpEndpoint: String?
     @Option(help: "How spans are sent to the OTLP endpoint, http/protobuf or http/json.") var otlpProtocol = "http/protobuf"
-    @Flag(help: .hidden) var testHooks = false
+    #if DEBUG
+        /// Routes that drive the clock, the sweep and effects (`TestHookRoutes`): debug builds
+        /// only, so a release binary (what ships) has neither the flag nor the routes.
+        @Flag(help: .hidden) var testHooks = false
+    #else
+        var testHooks: Bool { false }
+    #endif
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var journalOptions: JournalOptions
     @OptionGroup var logOptions: LogOptions

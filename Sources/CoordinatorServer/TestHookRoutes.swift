@@ -1,10 +1,11 @@
+#if DEBUG
 import HTTPServer
 import Navigation
 import Secrets
 import Sessions
 
-/// Routes that let tests drive time, only with the hidden `--test-hooks` flag (never in
-/// production): the service's clock stands still until `POST /test/clock` moves it, the sweep
+/// Routes that let tests drive time, only with the hidden `--test-hooks` flag of a debug build
+/// (a release build compiles neither): the service's clock stands still until `POST /test/clock` moves it, the sweep
 /// runs on `POST /test/sweep`, due effects on `POST /test/effects`, and the password pool holds its queue between
 /// `POST /test/password-pool/pause` and `.../resume`. So no test waits for the wall clock.
 struct TestHookRoutes {
@@ -39,3 +40,4 @@ struct TestHookRoutes {
         }
     }
 }
+#endif

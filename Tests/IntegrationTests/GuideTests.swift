@@ -70,6 +70,10 @@ import Testing
         #expect(bundles.isEmpty, "the app's files are built into its binary")
         try files.copyItem(at: built.appendingPathComponent("greeter"), to: served.appendingPathComponent("greeter"))
         try files.removeItem(at: package)
+        // What ships has no test hooks: a release build does not know the flag.
+        let hooks = try ChildProcess.run(
+            served.appendingPathComponent("greeter").path, ["serve", "--test-hooks", "--port", "0"], seconds: 60)
+        #expect(hooks.status != 0 && hooks.output.contains("--test-hooks"), "\(hooks.output)")
 
         let server = try await ServerProcess.start(
             executable: served.appendingPathComponent("greeter").path,

@@ -1,3 +1,5 @@
+import Navigation
+
 /// A user's sessions as an app may see them (for "signed in on 3 devices", or to pick one to end).
 public struct UserSession: Sendable, Hashable {
     /// A short, non-secret label of the session (not its id, which would let it be addressed).
