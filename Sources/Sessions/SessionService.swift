@@ -229,15 +229,16 @@ package final class SessionService: Sendable {
         return await admit(ResidentSession(id: row.id, state: state))
     }
 
-    /// On a shared store, throws `ResidentCopyOutdated` (retiring `session`) when the stored
-    /// version moved past `version`: a refusal must be judged against the current state.
-    func ensureCurrent(_ session: ResidentSession, version: Int) async throws {
-        guard store.isShared else { return }
+    /// False (retiring `session`) when, on a shared store, the stored version moved past
+    /// `version`: a refusal must be judged against the current state.
+    func isCurrent(_ session: ResidentSession, version: Int) async throws -> Bool {
+        guard store.isShared else { return true }
         let stored = try await read { [id = session.id, tables] in try tables.sessionVersion(id: id, on: $0) }
         guard stored == version else {
             retire(session)
-            throw ResidentCopyOutdated()
+            return false
         }
+        return true
     }
 
     /// A snapshot this build cannot decode: start the root flow afresh (user kept) and store it.

@@ -152,11 +152,12 @@ extension SessionService {
                     let session = try await load(effect.session, tokenHash: row.tokenHash, forEvent: true)
                 else { return await drop(result, because: "the session ended") }
                 defer { session.release() }
-                _ = try await apply(request, to: session, tokenHash: row.tokenHash)
-                Self.finished("delivered").increment()
-                return
-            } catch is ResidentCopyOutdated {
-                continue
+                switch try await apply(request, to: session, tokenHash: row.tokenHash) {
+                case .answered:
+                    Self.finished("delivered").increment()
+                    return
+                case .sessionMoved: continue
+                }
             } catch SessionError.unauthorized {
                 return await drop(result, because: "the session ended")
             } catch is EffectUndeliverable {

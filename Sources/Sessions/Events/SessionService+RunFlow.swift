@@ -1,0 +1,72 @@
+import Metrics
+import Navigation
+import Secrets
+import SessionStorage
+import Store
+
+extension SessionService {
+    /// What one run of an event's flow made: the tree, the outcome, the snapshot to store, the
+    /// token when it rotated, and the answer when it was rendered with the run (see `commit`).
+    struct FlowRun: Sendable {
+        let tree: NavigationTree
+        let outcome: EventOutcome
+        let snapshot: [UInt8]
+        /// The event's journal entry, made with the run (off the writer, for a run that is); nil
+        /// with the journal off.
+        let journal: JournalRecord?
+        let newToken: String?
+        let tokenHash: [UInt8]
+        let answer: StoredAnswer?
+        /// The user whose row the write must find (`FlowRunner.apply`'s `userToConfirm`).
+        let userToConfirm: Int64?
+        /// Set by the write: the session's journal listing as it left it.
+        var journalListing: JournalListings.Listed?
+        /// Set by the write: the run changed nothing (an `open` of what is shown), so nothing was stored.
+        var unchanged = false
+    }
+
+    /// Runs the event's flow on `connection`, with models bound to it; renders the answer when
+    /// `renderAnswer` or the answer is to be stored for its `Idempotency-Key`.
+    func runFlow(
+        _ request: EventRequest, current: ResidentSession.State, now: Int64, _ connection: any SQLConnection,
+        _ prepared: PreparedWork, renderAnswer: Bool, userCheckInWrite: Bool
+    ) throws -> FlowRun {
+        var tree = current.tree
+        let info = RequestInfo(
+            clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken, language: request.language)
+        // The journal keeps the model writes the flow made, for `check-deploy` to compare.
+        let recorder = configuration.journal.enabled ? WriteRecorder(connection) : nil
+        let (outcome, snapshot, json, userToConfirm) = try flows.apply(
+            request.event, to: &tree, on: recorder ?? connection, prepared, info, session: request.sessionID,
+            userCheckInWrite: userCheckInWrite)
+        let newToken = outcome.credentialsRotated ? Tokens.random() : nil
+        let answer =
+            renderAnswer || (request.idempotencyKey != nil && request.token != nil)
+            ? Self.answer(
+                app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
+                deviceToken: outcome.deviceToken, droppedLink: outcome.droppedLink) : nil
+        return FlowRun(
+            tree: tree, outcome: outcome, snapshot: snapshot,
+            journal: configuration.journal.enabled
+                ? journalRecord(
+                    request, current: current, tree: tree,
+                    snapshot: journalSnapshot(snapshot, json: json, over: current, version: current.version + 1), now: now,
+                    writes: recorder?.journalText)
+                : nil,
+            newToken: newToken,
+            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer, userToConfirm: userToConfirm)
+    }
+
+    /// The answer to an event: the new State, with the new token when it rotated and the device
+    /// token a flow gave the client to keep (`Context.giveDeviceToken`).
+    static func answer(
+        _ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?, deviceToken: String?,
+        droppedLink: DroppedLink? = nil
+    ) -> StoredAnswer {
+        var extra: [String: JSONValue] = ["id": .string(id), "version": .int(version)]
+        if let token { extra["token"] = .string(token) }
+        if let deviceToken { extra["deviceToken"] = .string(deviceToken) }
+        if let droppedLink { extra["linkDropped"] = ["link": .string(droppedLink.link), "reason": .string(droppedLink.reason)] }
+        return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
+    }
+}

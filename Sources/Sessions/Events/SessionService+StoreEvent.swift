@@ -1,0 +1,71 @@
+import Metrics
+import Navigation
+import Secrets
+import SessionStorage
+import Store
+
+extension SessionService {
+    /// Stores what a flow made, on the writer: the session's new version over the one it was made
+    /// from (or `WriteRefusal`, which rolls the write back), the sessions it ended, and the answer for its key. Returns
+    /// the journal listing it knows stored (SQLite), which the next event need not store again.
+    func store(
+        _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64, trace: [String: String],
+        _ connection: any SQLConnection
+    ) throws -> JournalListings.Listed? {
+        var listing: JournalListings.Listed?
+        let identity =
+            ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
+            ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id)
+        let expiresAt = now + configuration.idleTimeoutSeconds
+        // Sent after the commit, with it (queued first: the commit may come with the update below).
+        try noticeOtherNodes(
+            [.committed(request.sessionID, version: current.version + 1)]
+                + ran.outcome.endedSessionsOfUsers.map { .endedUser($0, except: request.sessionID) }, connection, now: now)
+        let settings = configuration.journal
+        let write = EventWrite(
+            session: request.sessionID, expectedVersion: current.version, snapshot: ran.snapshot, identity: identity,
+            now: now, expiresAt: expiresAt, previousExpiresAt: current.storedExpiresAt,
+            journal: ran.journal.map { record in
+                EventWrite.Journaled(
+                    record: record, node: settings.node, keep: settings.maxVersionsPerSession,
+                    alreadyListed: record.user.map { journalListings.holds(current.journalListing, user: $0) } ?? false)
+            },
+            answer: answerToKeep(ran, of: request, now: now).map { ($0, configuration.maxIdempotencyKeysPerSession) },
+            isLastStatement: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
+                && ran.outcome.erasedMentions.isEmpty && ran.outcome.effects.isEmpty && request.event.delivery == nil,
+            confirming: ran.userToConfirm.flatMap { user in flows.userRows.map { ($0, user) } })
+        switch try tables.storeEvent(write, on: connection) {
+        case .stored(let listedUser): listing = listedUser.map(journalListings.listed)
+        case .versionMoved: throw WriteRefusal.versionMoved
+        case .userGone: throw WriteRefusal.userUnconfirmed
+        // With a user to confirm, either condition may have failed: the run with the check first tells which.
+        case .versionMovedOrUserGone: throw WriteRefusal.userUnconfirmed
+        }
+        for user in ran.outcome.endedSessionsOfUsers {
+            try tables.deleteSessions(ofUser: user, except: request.sessionID, on: connection)
+        }
+        try forgetInJournal(ran.outcome.forgottenUsers, connection)
+        try JournalErasure.request(ran.outcome.erasedMentions, tables, connection, now: now)
+        for effect in ran.outcome.effects {
+            try tables.insertEffect(effect.row(session: request.sessionID, trace: trace), now: now, on: connection)
+        }
+        if let delivery = request.event.delivery {
+            // The result becomes this event once, however many nodes ran the effect.
+            guard
+                try tables.finishEffect(
+                    id: delivery.result.id, owner: effects.owner, state: .delivered,
+                    outcome: String(decoding: delivery.result.journaled.serialized(), as: UTF8.self), now: now,
+                    on: connection)
+            else { throw EffectTakenOver() }
+        }
+        return listing
+    }
+
+    /// The answer to keep for replay, when the request has an `Idempotency-Key`.
+    func answerToKeep(_ ran: FlowRun, of request: EventRequest, now: Int64) -> AnswerRow? {
+        guard let answer = ran.answer, let key = request.idempotencyKey, let token = request.token else { return nil }
+        return answer.row(
+            session: request.sessionID, key: key, requestHash: request.requestHash, token: token,
+            rotates: ran.outcome.credentialsRotated, now: now)
+    }
+}
