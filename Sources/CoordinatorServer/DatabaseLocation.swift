@@ -93,8 +93,7 @@ struct DatabaseLocation {
             throw StartupError(description: "cannot read the database \(value): \(error.message)")
         }
         do {
-            _ = try connection.queryFirst("SELECT count(*) FROM sessions WHERE id = ''") { $0.int(0) }
-            _ = try connection.queryFirst("SELECT count(*) FROM session_journal WHERE id = 0") { $0.int(0) }
+            try sessionTables.probe(on: connection)
         } catch {
             throw StartupError(description: "\(value) is not a coordinatord database (it has no sessions or journal)")
         }

@@ -33,6 +33,13 @@ package protocol SessionStore: Store {
 }
 
 extension SessionPersistence {
+    /// Reads nothing of the session tables, but fails where they are missing: a database that is
+    /// not coordinatord's.
+    package func probe(on connection: any SQLConnection) throws {
+        _ = try connection.queryFirst("SELECT count(*) FROM sessions WHERE id = ''") { $0.int(0) }
+        _ = try connection.queryFirst("SELECT count(*) FROM session_journal WHERE id = 0") { $0.int(0) }
+    }
+
     /// Opens a transaction of its own on `connection` (the deploy check's scratch copy, whose
     /// replayed writes are then rolled back).
     package func beginScratch(on connection: any SQLConnection) throws { try connection.execute("BEGIN") }
