@@ -5,8 +5,8 @@ import Synchronization
 /// a statement on the writer per event that found the row there nearly every time.
 ///
 /// A resident session keeps the `Listed` its last event noted; the writer skips the listing while
-/// that still `holds`. Listings go only by `JournalSQL`'s deletions (a session's journal, a user
-/// forgotten, the retention sweep), which take this object and call `willDelete` first, on the
+/// that still `holds`. Listings go only by the journal's deletions (a session's journal, a user
+/// forgotten, the retention sweep), whose callers pass `willDelete`, called first, on the
 /// writer's thread, in the job that deletes: a listing noted before any deletion no longer holds
 /// after it. A deletion that rolls back only costs the next event its listing statement again.
 /// Only SQLite's write uses it: there one writer runs every deletion and every event's write in
