@@ -27,7 +27,8 @@ enum JournalErasure {
     /// Scans the next `limit` journal entries for the oldest request, erasing what matches; returns
     /// the entries scanned (fewer than `limit`: that request is done, its row gone; 0: none pending).
     static func scanBatch(_ tables: any SessionPersistence, _ connection: any SQLConnection, limit: Int) throws -> Int {
-        guard let request = try tables.oldestErasure(on: connection) else { return 0 }
+        // An empty batch would read as "reached the end" and end the request unscanned.
+        guard limit > 0, let request = try tables.oldestErasure(on: connection) else { return 0 }
         let needles = needles(fromStored: request.texts)
         let entries = try tables.journalEntries(after: request.scannedTo, limit: limit, on: connection)
         for entry in entries {
