@@ -54,7 +54,7 @@ public struct StateChange: Equatable, Sendable {
 public struct UnassertedChanges: Error, CustomStringConvertible {
     public let changes: [String: StateChange]
     public var description: String {
-        func text(_ value: JSONValue?) -> String { value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "(none)" }
+        func text(_ value: JSONValue?) -> String { value.map { $0.serializedString } ?? "(none)" }
         let lines = changes.sorted { $0.key < $1.key }.map { "  \($0.key): \(text($0.value.old)) → \(text($0.value.new))" }
         return "the last event changed what no assertion looked at (expect(_:_:) each, or skipChanges()):\n"
             + lines.joined(separator: "\n")
@@ -67,7 +67,7 @@ public struct StateMismatch: Error, CustomStringConvertible {
     public let expected: JSONValue?
     public let actual: JSONValue?
     public var description: String {
-        func text(_ value: JSONValue?) -> String { value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "nothing" }
+        func text(_ value: JSONValue?) -> String { value.map { $0.serializedString } ?? "nothing" }
         return "\(path): expected \(text(expected)), found \(text(actual))"
     }
 }

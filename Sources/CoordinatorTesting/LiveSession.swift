@@ -79,7 +79,7 @@ public struct LiveSession: Sendable {
             try await refresh()
             if try condition(self) { return }
             if wait.hasPassed() {
-                throw LiveServerError("the session never got there within \(deadline); its State: \(String(decoding: state.serialized(), as: UTF8.self))")
+                throw LiveServerError("the session never got there within \(deadline); its State: \(state.serializedString)")
             }
             try await Task.sleep(for: .milliseconds(5))
         }

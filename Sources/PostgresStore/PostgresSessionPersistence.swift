@@ -7,7 +7,7 @@ import Store
 package struct PostgresSessionPersistence: SessionPersistence {
     package init() {}
 
-    package var liveNotices: (any LiveNoticePersistence)? { PostgresLiveNotices() }
+    package let liveNotices: (any LiveNoticePersistence)? = PostgresLiveNotices()
 
     /// The update, its journal entry and its answer in one statement (`FoldedEventSQL`).
     package func storeEvent(_ write: EventWrite, on connection: any SQLConnection) throws -> EventWriteOutcome {

@@ -13,7 +13,12 @@ package struct UserRows: Sendable, Hashable {
     package init(name: String, idColumn: String) {
         self.name = name
         self.idColumn = idColumn
-        self.existsSQL = "SELECT 1 FROM \(name) WHERE \(idColumn) = ?1"
+        self.existsSQL = Self.row(of: name, idColumn: idColumn, user: "?1")
+    }
+
+    /// The query that finds the row of the user SQL `user` names.
+    private static func row(of name: String, idColumn: String, user: String) -> String {
+        "SELECT 1 FROM \(name) WHERE \(idColumn) = \(user)"
     }
 
     /// Whether `user`'s row is in the table, read on `connection`.
@@ -23,6 +28,6 @@ package struct UserRows: Sendable, Hashable {
 
     /// SQL that holds when the user bound to parameter `parameter` has a row.
     package func exists(parameter: String) -> String {
-        "EXISTS (SELECT 1 FROM \(name) WHERE \(idColumn) = \(parameter))"
+        "EXISTS (\(Self.row(of: name, idColumn: idColumn, user: parameter)))"
     }
 }

@@ -109,9 +109,9 @@ extension JournalRecord {
             session: session, user: user, versionBefore: versionBefore, version: version, at: at, screen: screen,
             screenName: screenName, event: event,
             payloadText: payload.payload == .object([:])
-                ? "{}" : String(decoding: payload.payload.serialized(), as: UTF8.self),
+                ? "{}" : payload.payload.serializedString,
             redactedText: payload.redacted.isEmpty
-                ? "[]" : String(decoding: JSONValue.array(payload.redacted.map(JSONValue.string)).serialized(), as: UTF8.self),
+                ? "[]" : JSONValue.array(payload.redacted.map(JSONValue.string)).serializedString,
             replay: replay, snapshot: snapshot, writesText: writes)
     }
 }

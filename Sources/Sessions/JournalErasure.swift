@@ -20,8 +20,8 @@ enum JournalErasure {
         throws
     {
         guard !texts.isEmpty else { return }
-        let json = JSONValue.array(texts.sorted().map(JSONValue.string)).serialized()
-        try tables.requestErasure(texts: String(decoding: json, as: UTF8.self), now: now, on: connection)
+        let json = JSONValue.array(texts.sorted().map(JSONValue.string)).serializedString
+        try tables.requestErasure(texts: json, now: now, on: connection)
     }
 
     /// Scans the next `limit` journal entries for the oldest request, erasing what matches; returns

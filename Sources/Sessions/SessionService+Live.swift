@@ -246,9 +246,10 @@ enum LiveNotice: Equatable {
 extension SessionService {
     /// On a shared store, sends `notices` once the transaction of `connection` commits; nothing on
     /// SQLite, where every stream is on this node. No round trip of its own: they go with `COMMIT`.
-    func noticeOtherNodes(_ notices: [LiveNotice], _ connection: any SQLConnection, now: Int64) throws {
+    /// (`notices` is made only then: on SQLite, every event would build it for nothing.)
+    func noticeOtherNodes(_ notices: @autoclosure () -> [LiveNotice], _ connection: any SQLConnection, now: Int64) throws {
         guard let persistence = tables.liveNotices else { return }
-        for notice in notices { try notice.send(persistence, connection, now: now) }
+        for notice in notices() { try notice.send(persistence, connection, now: now) }
     }
 }
 

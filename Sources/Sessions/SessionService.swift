@@ -18,8 +18,6 @@ import Store
 package final class SessionService: Sendable {
     package let app: NavigationApp
     let store: any SessionStore
-    /// The session tables, as the store's backend writes them.
-    let tables: any SessionPersistence
     /// Runs the app's flows: each run's environment, the slow work between runs, the snapshot's limit.
     let flows: FlowRunner
     let configuration: SessionConfiguration
@@ -43,7 +41,6 @@ package final class SessionService: Sendable {
         self.effects = EffectRunner(handlers: effects)
         self.app = app
         self.store = store
-        self.tables = store.sessions
         self.flows = FlowRunner(
             app: app, passwords: passwords, passwordJobsPerClient: configuration.passwordJobsPerClient,
             maxSnapshotBytes: configuration.maxSnapshotBytes, tables: store.sessions, environment: environment)
@@ -61,6 +58,9 @@ package final class SessionService: Sendable {
     package var evictionCount: Int { cache.evictions }
 
     func now() -> Int64 { configuration.clock.now() }
+
+    /// The session tables, as the store's backend writes them (the flows' own: one value).
+    var tables: any SessionPersistence { flows.tables }
 
     // MARK: Create
 

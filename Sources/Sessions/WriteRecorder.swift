@@ -75,7 +75,7 @@ final class WriteRecorder: SQLConnection {
 
     /// The writes as the journal stores them: a JSON array, `[]` for none (NULL is "not recorded").
     var journalText: String {
-        writes.isEmpty ? "[]" : String(decoding: JSONValue.array(writes.map(\.json)).serialized(), as: UTF8.self)
+        writes.isEmpty ? "[]" : JSONValue.array(writes.map(\.json)).serializedString
     }
 
     /// The writes a journal entry stored (`journalText`), as lines.

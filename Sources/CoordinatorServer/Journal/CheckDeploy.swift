@@ -46,7 +46,7 @@ struct CheckDeploy: AppCommand {
         defer { scratch?.remove() }
         let report = try await DeployCheck(flows: flows, batchSize: batchSize).run(
             on: connection, sample: sample, scratch: scratch?.connection, handled: handled)
-        print(json ? String(decoding: report.json.serialized(), as: UTF8.self) : report.text)
+        print(json ? report.json.serializedString : report.text)
         // Sessions that would start over, or effects that would fail: stop the deploy.
         if report.lostCount > 0 || !report.unhandledEffects.isEmpty { throw ExitCode(2) }
     }

@@ -34,8 +34,8 @@ extension RequestedEffect {
     func row(session: String, trace: [String: String]) -> EffectRow {
         EffectRow(
             id: Tokens.random(bytes: 16), session: session, coordinators: coordinators.map(String.init).joined(separator: ","),
-            name: name, request: String(decoding: request.serialized(), as: UTF8.self),
+            name: name, request: request.serializedString,
             trace: trace.isEmpty
-                ? nil : String(decoding: JSONValue.object(trace.mapValues(JSONValue.string)).serialized(), as: UTF8.self))
+                ? nil : JSONValue.object(trace.mapValues(JSONValue.string)).serializedString)
     }
 }

@@ -183,7 +183,7 @@ extension SessionService {
         logger.warning("effect result dropped", metadata: ["effect": "\(result.name)", "reason": "\(reason)"])
         var members = result.journaled.objectValue ?? [:]
         members["dropped"] = .string(reason)
-        let outcome = String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
+        let outcome = JSONValue.object(members).serializedString
         do {
             let finished = try await write { [tables] in
                 try tables.finishEffect(id: result.id, owner: owner, state: .dropped, outcome: outcome, now: now, on: $0)

@@ -1,8 +1,6 @@
 import Metrics
 import Navigation
 import Secrets
-import SessionStorage
-import Store
 
 extension SessionService {
     /// The apply stage: under the session's lock, the checks against the resident copy (token,

@@ -1,7 +1,5 @@
 import Metrics
 import Navigation
-import Secrets
-import SessionStorage
 import Store
 
 extension SessionService {

@@ -1,8 +1,5 @@
 import Metrics
 import Navigation
-import Secrets
-import SessionStorage
-import Store
 
 extension SessionService {
     /// The event pipeline: authenticate → replay a stored answer → (in order, one at a time per

@@ -1,4 +1,3 @@
-import Metrics
 import Navigation
 import Secrets
 import SessionStorage

@@ -1,6 +1,4 @@
-import Metrics
 import Navigation
-import Secrets
 import SessionStorage
 import Store
 
@@ -12,7 +10,6 @@ extension SessionService {
         _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64, trace: [String: String],
         _ connection: any SQLConnection
     ) throws -> JournalListings.Listed? {
-        var listing: JournalListings.Listed?
         let identity =
             ran.tokenHash == current.tokenHash && ran.tree.user?.id == current.tree.user?.id
             ? nil : SessionIdentity(tokenHash: ran.tokenHash, userID: ran.tree.user?.id)
@@ -34,6 +31,7 @@ extension SessionService {
             isLastStatement: ran.outcome.endedSessionsOfUsers.isEmpty && ran.outcome.forgottenUsers.isEmpty
                 && ran.outcome.erasedMentions.isEmpty && ran.outcome.effects.isEmpty && request.event.delivery == nil,
             confirming: ran.userToConfirm.flatMap { user in flows.userRows.map { ($0, user) } })
+        let listing: JournalListings.Listed?
         switch try tables.storeEvent(write, on: connection) {
         case .stored(let listedUser): listing = listedUser.map(journalListings.listed)
         case .versionMoved: throw WriteRefusal.versionMoved
@@ -54,7 +52,7 @@ extension SessionService {
             guard
                 try tables.finishEffect(
                     id: delivery.result.id, owner: effects.owner, state: .delivered,
-                    outcome: String(decoding: delivery.result.journaled.serialized(), as: UTF8.self), now: now,
+                    outcome: delivery.result.journaled.serializedString, now: now,
                     on: connection)
             else { throw EffectTakenOver() }
         }
