@@ -366,8 +366,10 @@ def toggling(server, work, options, open_loop=False):
     `open_loop`, then at half the rate reached (under `"open"`, with its group commits)."""
     sessions = os.path.join(work, "sessions-toggle.txt")
     signed_out_sessions(server.base, options.sessions, sessions)
+    grouped_before = group_metrics(server.base)
     closed = loadgen("navigate", server.port, options.connections, options.seconds, 1, sessions, 0, 0,
                      server_pid=server.process.pid)
+    closed["grouped"] = [after - before for before, after in zip(grouped_before, group_metrics(server.base))]
     if open_loop:
         closed["open"] = open_loop_at_half(server, options, closed, sessions, 0, 0)
     return closed
@@ -410,6 +412,12 @@ def postgresql(work, options):
     return results
 
 
+def grouping(run):
+    """How a PostgreSQL run's writes went: the share sent in group commits and their mean group size."""
+    groups, writes = run.get("grouped", (0, 0))
+    return f"group commits: {writes / max(1, groups):.1f} writes each, {writes / max(1, run['requests']):.0%} of the events"
+
+
 def print_postgresql(r, options):
     print(f"\nnavigation on each store ({options.sessions} signed-in sessions, {options.connections} connections, "
           f"{options.seconds} s a run):")
@@ -433,7 +441,8 @@ def print_postgresql(r, options):
         # Issue 25's own load: every event a durable navigation event whose flow reads nothing.
         print(f"PostgreSQL one node, signed-out sessions toggling logIn/back (flows that read nothing): "
               f"{toggle['rps']:,.0f} events/s, p50 {toggle['p50_ms']:.2f} ms, p99 {toggle['p99_ms']:.2f} ms, "
-              f"CPU µs/event {cpu(toggle)}, non-2xx {toggle['non2xx']}; ÷ pgbench {toggle['rps'] / max(1, r['pgbench']['tps']):.2f}")
+              f"CPU µs/event {cpu(toggle)}, non-2xx {toggle['non2xx']}; ÷ pgbench {toggle['rps'] / max(1, r['pgbench']['tps']):.2f}; "
+              f"{grouping(toggle)}")
     notify = r.get("notify")
     if notify:
         mean = lambda values: sum(values) / len(values)
@@ -512,6 +521,14 @@ def sqlite_navigation(server, work, options):
     results["commits"] = commit_metrics(server.base)
     results["toggle"] = toggling(server, work, options, open_loop=True)
     return results
+
+
+def group_metrics(base):
+    """PostgreSQL's group commits so far and the event writes they held, from `/metrics` (0, 0 on SQLite)."""
+    with urllib.request.urlopen(base + "/metrics") as response:
+        lines = response.read().decode().splitlines()
+    value = lambda name: next((float(l.split()[-1]) for l in lines if l.startswith(name + " ")), 0.0)
+    return value("coordinatord_database_group_commits_total"), value("coordinatord_database_grouped_writes_total")
 
 
 def commit_metrics(base):

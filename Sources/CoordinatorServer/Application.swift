@@ -75,7 +75,9 @@ struct Application {
         StreamRoutes(service: sessions, metrics: liveMetrics).register(in: &router)
         #if DEBUG
             if options.testHooks {
-                TestHookRoutes(sessions: sessions, passwords: passwords, clock: clock).register(in: &router)
+                TestHookRoutes(
+                    sessions: sessions, passwords: passwords, clock: clock, groupCommits: store as? PostgresDatabase
+                ).register(in: &router)
             }
         #endif
         // The app's own document (its screens typed), generated from its declarations at start.

@@ -18,6 +18,27 @@ enum FoldedEventSQL {
     /// a random token in the row (migration 18), by which a write whose answer was lost is told
     /// to have committed or not.
     static func update(_ write: EventWrite, _ connection: any SQLConnection) throws -> Bool {
+        let statement = statement(write)
+        if let check = statement.check { return try connection.commitIfChanged(statement.sql, statement.values, checkedBy: check) }
+        return try connection.queryFirst(statement.sql, statement.values) { $0.int(0) } == 1
+    }
+
+    /// The statement of `write`, its values, and (when it ends the write) its check and its
+    /// counting form.
+    struct Statement {
+        let sql: String
+        let values: [SQLValue]
+        /// Tells whether the write committed, should its answer be lost; nil unless it ends the write.
+        let check: CommitCheck?
+        /// The same statement (same values) whose first column is n, the rows it changed, rather
+        /// than `1 / n`: it does not abort its transaction when the version moved on, so it can
+        /// go in a group commit with other sessions' writes. Nil unless it ends the write.
+        let counting: String?
+        /// The random token it stores in the session's row when it ends the write (see `checkSQL`).
+        let token: Int64?
+    }
+
+    static func statement(_ write: EventWrite) -> Statement {
         let commit = write.isLastStatement
         // The values in the order `text(of:)` numbers their parameters.
         var values: [SQLValue] = [
@@ -44,13 +65,13 @@ enum FoldedEventSQL {
             identity: write.identity != nil, newExpiryHour: write.expiresAt / 3600 != write.previousExpiresAt / 3600,
             journal: write.journal != nil, listed: write.journal?.record.user != nil, trimmed: trimBound != nil,
             answerColumns: write.answer?.row.values.count, commit: commit, userTable: write.confirming?.table)
-        let sql = text(of: shape)
-        if let token {
-            return try connection.commitIfChanged(
-                sql, values,
-                checkedBy: CommitCheck(sql: checkSQL, values: [.text(write.session), .integer(token), .int(write.expectedVersion)]))
-        }
-        return try connection.queryFirst(sql, values) { $0.int(0) } == 1
+        guard let token else { return Statement(sql: text(of: shape), values: values, check: nil, counting: nil, token: nil) }
+        var counting = shape
+        counting.aborts = false
+        return Statement(
+            sql: text(of: shape), values: values,
+            check: CommitCheck(sql: checkSQL, values: [.text(write.session), .integer(token), .int(write.expectedVersion)]),
+            counting: text(of: counting), token: token)
     }
 
     /// A token no other write of the session stores: a counter from a random start per process.
@@ -76,6 +97,9 @@ enum FoldedEventSQL {
         let trimmed: Bool
         let answerColumns: Int?
         let commit: Bool
+        /// With `commit`: a version that moved on aborts the transaction (`1 / n`); false gives the
+        /// form that counts instead (`n`), which PostgreSQL's group commit sends with other writes.
+        var aborts = true
         /// The app's table the signed-in user's row must be in, when it is checked here.
         let userTable: UserRows?
     }
@@ -163,8 +187,8 @@ enum FoldedEventSQL {
                 """)
         }
         // With `commit`, a version that moved on divides by zero: the transaction aborts, and the
-        // `COMMIT` sent with it does nothing.
-        let counted = shape.commit ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"
+        // `COMMIT` sent with it does nothing. (In a group, each write's count tells it apart instead.)
+        let counted = shape.commit && shape.aborts ? "1 / (SELECT count(*) FROM updated)" : "(SELECT count(*) FROM updated)"
         // Data-modifying parts run whether or not the query reads them.
         return "WITH " + parts.joined(separator: ",\n") + "\nSELECT " + counted
     }

@@ -166,6 +166,45 @@ package final class PostgresConnection: SQLConnection {
         return try committed(results, statement: 0, sql: sql, lookup: .transaction(transaction))
     }
 
+    /// Sends `writes` (counting statements) as one transaction, in one round trip: `BEGIN`, each
+    /// statement, `COMMIT`, then every write's `afterCommit` statements (which check for themselves
+    /// that their write changed its rows, see `GroupCommit.Write`). Each write's outcome, in order:
+    /// committed (and whether it changed its rows), unconfirmed (the connection broke before
+    /// `COMMIT`'s answer), or `.alone` for all when the transaction failed and kept nothing. Outside
+    /// any transaction. Behind a pooler (no known server process to end and wait for, so no way to
+    /// settle a lost answer by a write's check) every write is `.alone`: each is sent as before.
+    func commitGroup(_ writes: [GroupCommit.Write]) -> [GroupCommit.Outcome] {
+        let everyAlone = [GroupCommit.Outcome](repeating: .alone, count: writes.count)
+        let statements = writes.map { ($0.sql, $0.values) } + writes.flatMap(\.afterCommit).map { ($0.sql, $0.values) }
+        guard serverProcess != 0, let names = try? statementNames(statements) else { return everyAlone }
+        let send = { (name: String, statement: (String, [SQLValue])) in
+            self.sendPrepared(name, statement.1.map(Parameter.init))
+        }
+        let results = pipeline(queries: statements.count + 2) {
+            PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+                && zip(names, statements).prefix(writes.count).allSatisfy(send)
+                && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
+                && zip(names, statements).dropFirst(writes.count).allSatisfy(send)
+        }
+        defer { for case let result? in results { PQclear(result) } }
+        if let commit = results[writes.count + 1], PQresultStatus(commit) == PGRES_COMMAND_OK {
+            // (What followed the commit is not the writes': a lost notice is caught up by the listeners.)
+            return results[1...writes.count].map { result in
+                guard let result, PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) == 1 else {
+                    return .committed(changed: false)
+                }
+                return .committed(changed: PostgresRowReader(result: result, row: 0).int64(0) > 0)
+            }
+        }
+        guard isHealthy else {
+            let cause = connectionError(sql: "COMMIT")
+            return writes.map { _ in .unconfirmed(serverProcess: serverProcess, cause: cause) }
+        }
+        // A statement failed (or `COMMIT` did): the transaction kept nothing.
+        if PQtransactionStatus(handle) != PQTRANS_IDLE { PQclear(PQexec(handle, "ROLLBACK")) }
+        return everyAlone
+    }
+
     /// `BEGIN`, the statement, `COMMIT` and what follows the commit in one round trip. The
     /// transaction's id is not asked for: should the answer be lost, `check` tells, once this
     /// connection's server process has ended.

@@ -13,9 +13,12 @@ import Store
 /// nothing changed is never given for a write that committed, and one that did not commit runs
 /// once more. A write whose first statement ends it (`commitIfChanged` with a `CommitCheck`) is
 /// one round trip: `BEGIN`, the statement and `COMMIT` go together, and its check tells what
-/// became of it once the broken connection's server process has ended.
+/// became of it once the broken connection's server process has ended. Such writes of several
+/// sessions go together in one transaction when the session service asks (`commitInGroup`).
 package final class PostgresDatabase: Store {
     private let pool: PostgresPool
+    /// Where one-statement writes of several sessions go together (`commitInGroup`).
+    private let group: GroupCommit
     package let location: String
 
     /// Connects to `url` (waiting up to `waitSeconds` for a server that cannot be reached yet, see
@@ -28,13 +31,23 @@ package final class PostgresDatabase: Store {
         let connection = try PostgresConnection.connect(url: url, waitSeconds: waitSeconds, waiting: waiting)
         try PostgresMigrator(migrations: migrations).migrate(connection)
         location = connection.location
-        pool = PostgresPool(url: url, size: poolSize)
+        let pool = PostgresPool(url: url, size: poolSize)
+        self.pool = pool
+        group = GroupCommit(onConnection: { pool.run($0) })
     }
 
     package var dialect: SQLDialect { .postgresql }
     package var isShared: Bool { true }
 
     package func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await write(attempts: 2, work)
+    }
+
+    /// `write`, with `attempts` tries of a write whose `COMMIT` was lost without committing, or
+    /// whose connection broke before it (2, or 1 when it had a try already).
+    private func write<T: Sendable>(attempts: Int, _ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
         var attempt = 0
         while true {
             attempt += 1
@@ -44,16 +57,50 @@ package final class PostgresDatabase: Store {
                 // Answered only as what it was: done if it committed; if not, nothing was kept, and
                 // the work runs once more, as when `BEGIN` failed.
                 if try await committed(unconfirmed) { return unconfirmed.result as! T }  // what `work` returned
-                guard attempt < 2 else { throw unconfirmed.cause }
+                guard attempt < attempts else { throw unconfirmed.cause }
                 continue
             } catch let error as PostgresError where error.isRetryable && attempt < 4 {
                 continue
-            } catch let notBegun as TransactionNotBegun where attempt < 2 {
+            } catch let notBegun as TransactionNotBegun where attempt < attempts {
                 // The connection broke before `COMMIT` was sent (the server restarted, say): once
                 // more, on a fresh connection, once what the first try may have locked is free.
                 _ = try? await ended(notBegun.serverProcess)
                 continue
             }
+        }
+    }
+
+    /// Commits a write that is one statement, `BEGIN` to `COMMIT`, with the writes of other
+    /// sessions waiting at the same time (`GroupCommit`): `counting` is that statement with `n` (the
+    /// rows it changed) as its first column, `sql` the same with `1 / n`, which is sent alone should
+    /// the group fail; `check` tells whether it committed should the answer be lost. `following`
+    /// runs once it committed, and only if it changed its rows: in a group as `guardedFollowing`,
+    /// the same statements made to check that for themselves. True when it changed them (durably).
+    package func commitInGroup(
+        sql: String, counting: String, values: [SQLValue], check: CommitCheck,
+        following: [(sql: String, values: [SQLValue])], guardedFollowing: [(sql: String, values: [SQLValue])]
+    ) async throws -> Bool {
+        let grouped = GroupCommit.Write(
+            sql: counting, values: values, afterCommit: guardedFollowing.map { .init(sql: $0.sql, values: $0.values) })
+        var attempts = 2
+        switch await group.commit(grouped) {
+        case .committed(let changed): return changed
+        case .unconfirmed(let serverProcess, let cause):
+            let lost = CommitUnconfirmed(lookup: .check(check), serverProcess: serverProcess, result: true, cause: cause)
+            if try await committed(lost) { return true }
+            attempts = 1  // the group was its first attempt
+        case .alone: break
+        }
+        // Not committed: alone, as any write (a division by zero, nothing changed, rolls it back).
+        struct Unchanged: Error {}
+        do {
+            return try await write(attempts: attempts) { connection in
+                for statement in following { try connection.runAfterCommit(statement.sql, statement.values) }
+                guard try connection.commitIfChanged(sql, values, checkedBy: check) else { throw Unchanged() }
+                return true
+            }
+        } catch is Unchanged {
+            return false
         }
     }
 
@@ -153,9 +200,27 @@ package final class PostgresDatabase: Store {
         }
     }
 
+    /// For tests: the one-statement writes that arrive wait, and then go as one group once
+    /// `releaseGroupCommits` is called (see `GroupCommit`).
+    package func holdGroupCommits() { group.hold() }
+
+    /// Ends `holdGroupCommits`.
+    package func releaseGroupCommits() { group.release() }
+
+    /// One-statement writes waiting for a group now.
+    package var writesWaitingForGroup: Int { group.waitingWrites }
+
     package func metrics() -> [StoreMetric] {
         let statistics = pool.statistics
+        let grouped = group.statistics
         return [
+            StoreMetric(
+                name: "coordinatord_database_group_commits_total", type: "counter",
+                help: "PostgreSQL transactions that committed the writes of several events at once (group commit).",
+                value: Double(grouped.groups)),
+            StoreMetric(
+                name: "coordinatord_database_grouped_writes_total", type: "counter",
+                help: "Event writes sent in a group commit with others.", value: Double(grouped.writes)),
             StoreMetric(
                 name: "coordinatord_database_connections", type: "gauge", help: "PostgreSQL connections open.",
                 value: Double(statistics.open)),

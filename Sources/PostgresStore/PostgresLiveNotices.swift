@@ -12,12 +12,21 @@ struct PostgresLiveNotices: LiveNoticePersistence {
     var channel: String { "coordinatord_live" }
 
     func notice(_ payload: String, ifLeased session: String?, now: Int64, on connection: any SQLConnection) throws {
-        guard let session else {
-            return try connection.runAfterCommit("SELECT pg_notify(?1, ?2)", [.text(channel), .text(payload)])
-        }
-        try connection.runAfterCommit(
-            "SELECT pg_notify(?1, ?2) FROM live_watches WHERE session_id = ?3 AND watched_until >= ?4",
-            [.text(channel), .text(payload), .text(session), .integer(now)])
+        guard let session else { return try connection.runAfterCommit(Self.always, [.text(channel), .text(payload)]) }
+        try connection.runAfterCommit(Self.ifLeased, [.text(channel), .text(payload), .text(session), .integer(now)])
+    }
+
+    private static let always = "SELECT pg_notify(?1, ?2)"
+    private static let ifLeased = "SELECT pg_notify(?1, ?2) FROM live_watches WHERE session_id = ?3 AND watched_until >= ?4"
+    private static let ifLeasedAndStored =
+        ifLeased + " AND EXISTS (SELECT 1 FROM sessions WHERE id = ?3 AND write_token = ?5)"
+
+    /// A notice `notice` queued, made to go only once the write that stored `token` in the row of
+    /// the session it is leased on committed (for a group commit, which runs it after `COMMIT`
+    /// whatever became of that write). Nil for any other statement, or a notice not leased on a session.
+    static func onlyIfStored(_ statement: (sql: String, values: [SQLValue]), token: Int64) -> (sql: String, values: [SQLValue])? {
+        guard statement.sql == ifLeased else { return nil }
+        return (ifLeasedAndStored, statement.values + [.integer(token)])
     }
 
     func takeLeases(sessionIDs: [String], until: Int64, on connection: any SQLConnection) throws {

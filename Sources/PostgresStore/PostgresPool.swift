@@ -46,6 +46,16 @@ final class PostgresPool: Sendable {
         }
     }
 
+    /// Runs `body` on a connection of the pool, on that connection's queue, without waiting for it
+    /// (a group commit's drainer): with nil when the pool is closed or the connection cannot be
+    /// opened.
+    func run(_ body: @escaping @Sendable (PostgresConnection?) -> Void) {
+        submit { pooled in
+            body(pooled.flatMap { try? $0.connection(url: self.url) })
+            return {}
+        }
+    }
+
     /// Connections open now, in use now, and callers waiting for one.
     var statistics: (open: Int, inUse: Int, waiting: Int) {
         state.withLock { ($0.opened, $0.opened - $0.idle.count, $0.waiting.count) }

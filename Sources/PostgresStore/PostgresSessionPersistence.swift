@@ -18,6 +18,26 @@ package struct PostgresSessionPersistence: SessionPersistence {
         return .stored(listedUser: nil)
     }
 
+    /// On a `PostgresDatabase`, in its group commit: with the other sessions' events waiting at
+    /// the same time, in one transaction and one round trip (`GroupCommit`).
+    package func storeEventAlone(
+        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
+    ) async throws -> EventWriteOutcome {
+        let statement = FoldedEventSQL.statement(write)
+        let followers = FollowingStatements()
+        try following(followers)
+        // What follows runs in the group whatever became of this write: each must check that it stored.
+        let guarded = statement.token.map { token in followers.statements.compactMap { PostgresLiveNotices.onlyIfStored($0, token: token) } }
+        guard let database = store as? PostgresDatabase, let check = statement.check, let counting = statement.counting,
+            let guarded, guarded.count == followers.statements.count
+        else { return try await storeEventInWrite(write, following: following, in: store) }
+        let stored = try await database.commitInGroup(
+            sql: statement.sql, counting: counting, values: statement.values, check: check,
+            following: followers.statements, guardedFollowing: guarded)
+        guard stored else { return write.confirming != nil ? .versionMovedOrUserGone : .versionMoved }
+        return .stored(listedUser: nil)
+    }
+
     /// The row stays locked to the commit: another node's entry of the same session waits, and
     /// then chains onto this one.
     package func appendJournal(_ record: JournalRecord, node: String, keep: Int, on connection: any SQLConnection) throws {
@@ -35,4 +55,24 @@ package struct PostgresSessionPersistence: SessionPersistence {
 
 extension PostgresDatabase: SessionStore {
     package var sessions: any SessionPersistence { PostgresSessionPersistence() }
+}
+
+/// Keeps the statements a write runs after its commit (`runAfterCommit`), for a group commit to
+/// send; anything else is refused (a write alone has nothing else to run).
+private final class FollowingStatements: SQLConnection {
+    private(set) var statements: [(sql: String, values: [SQLValue])] = []
+    var dialect: SQLDialect { .postgresql }
+
+    func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws { statements.append((sql, values)) }
+    func execute(_ sql: String) throws { throw ConnectionNeeded(sql: sql) }
+    func run(_ sql: String, _ values: [SQLValue]) throws -> Int { throw ConnectionNeeded(sql: sql) }
+    func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
+        throw ConnectionNeeded(sql: sql)
+    }
+    func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
+        throw ConnectionNeeded(sql: sql)
+    }
+    func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
+        throw ConnectionNeeded(sql: sql)
+    }
 }

@@ -14,6 +14,15 @@ package protocol SessionPersistence: Sendable {
     /// confirm is gone (the caller then rolls the write back).
     func storeEvent(_ write: EventWrite, on connection: any SQLConnection) throws -> EventWriteOutcome
 
+    /// Stores an event's write that is a write of its own (`EventWrite.isLastStatement`, nothing
+    /// before it), in `store`, with what `following` adds to it (the notices other nodes hear once
+    /// it committed, `SQLConnection.runAfterCommit`). Answers as `storeEvent`, once the write is
+    /// durable; refused, nothing of it was kept. A backend may commit it in one transaction with
+    /// other sessions' events (PostgreSQL's group commit); by default it is a write of its own.
+    func storeEventAlone(
+        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
+    ) async throws -> EventWriteOutcome
+
     /// Appends `record` as its session's newest entry (see `appendJournalEntry`).
     func appendJournal(_ record: JournalRecord, node: String, keep: Int, on connection: any SQLConnection) throws
 
@@ -33,6 +42,28 @@ package protocol SessionStore: Store {
 }
 
 extension SessionPersistence {
+    package func storeEventAlone(
+        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
+    ) async throws -> EventWriteOutcome {
+        try await storeEventInWrite(write, following: following, in: store)
+    }
+
+    /// `storeEventAlone` as a write of `store`'s own: a refused outcome rolls it back.
+    package func storeEventInWrite(
+        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
+    ) async throws -> EventWriteOutcome {
+        do {
+            return try await store.write { connection in
+                try following(connection)
+                let outcome = try storeEvent(write, on: connection)
+                guard case .stored = outcome else { throw RefusedEventWrite(outcome: outcome) }
+                return outcome
+            }
+        } catch let refused as RefusedEventWrite {
+            return refused.outcome
+        }
+    }
+
     /// Reads nothing of the session tables, but fails where they are missing: a database that is
     /// not coordinatord's.
     package func probe(on connection: any SQLConnection) throws {
@@ -46,4 +77,9 @@ extension SessionPersistence {
 
     /// Rolls back what `beginScratch` began.
     package func rollBackScratch(on connection: any SQLConnection) { try? connection.execute("ROLLBACK") }
+}
+
+/// Rolls back a write whose event the store refused, carrying the refusal out of it.
+private struct RefusedEventWrite: Error {
+    let outcome: EventWriteOutcome
 }

@@ -34,12 +34,14 @@ extension SessionService {
         }
         // The request's trace, for the effects the event stores (their runs continue it).
         let trace = Traced.carrier()
+        // `open` of what the session shows already changes nothing: no version, no entry.
+        let changesNothing = { @Sendable (ran: FlowRun) -> Bool in
+            request.event.name == SystemEvent.open.name && ran.snapshot == current.snapshot && ran.newToken == nil
+                && ran.outcome.asksNothingElse
+        }
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
             var ran = ran
-            // `open` of what the session shows already changes nothing: no version, no entry.
-            if request.event.name == SystemEvent.open.name, ran.snapshot == current.snapshot, ran.newToken == nil,
-                ran.outcome.asksNothingElse
-            {
+            if changesNothing(ran) {
                 ran.unchanged = true
                 return ran
             }
@@ -66,7 +68,15 @@ extension SessionService {
                 let outcome = Traced.span("flow") { Result { try run(unused, prepared, true, inWrite) } }
                 if !unused.wasNeeded {
                     let ran = try outcome.get()
-                    return try await Traced.span("commit") { try await self.write { try keep(ran, $0) } }
+                    guard !changesNothing(ran), storesNothingElse(ran, of: request) else {
+                        return try await Traced.span("commit") { try await self.write { try keep(ran, $0) } }
+                    }
+                    // Its write is all it stores: it may go with other sessions' events (PostgreSQL's group commit).
+                    var stored = ran
+                    stored.journalListing = try await Traced.span("commit") {
+                        try await self.storeAlone(ran, of: request, current: current, now: now)
+                    }
+                    return stored
                 }
                 needsConnection = true
                 connectionHints.noteReading(hint, app: app)

@@ -1,0 +1,134 @@
+import DequeModule
+import Store
+import Synchronization
+
+/// PostgreSQL's group commit across sessions, as the durable C baseline does it: the writes that
+/// are one statement each (a navigation event's) wait, without a thread, for a drainer on a pooled
+/// connection, which takes every write waiting and sends them as one transaction, `BEGIN`, one
+/// statement each, `COMMIT`, in one round trip and one WAL flush, however many sessions they are
+/// of; then the next ones, until none waits. Each write is still applied or refused alone: its
+/// statement counts the rows it changed (`n`, not `1 / n`), and one that changed none wrote
+/// nothing. The statements that were to follow a write's commit (its notices to other nodes)
+/// follow `COMMIT` in the same round trip, each made to check that its write changed its rows.
+///
+/// Up to `maxDrainers` drainers run at once: one server process runs a group's statements one
+/// after the other, so a second keeps another core busy while the first's group flushes, and
+/// PostgreSQL's own group commit shares the flush of the two.
+///
+/// When a group fails without committing (a statement refused, a deadlock with another node),
+/// nothing of it was kept: each write is answered `.alone`, and its caller sends it by itself,
+/// where its error is its own. When the connection breaks before the answer to `COMMIT`, each
+/// write is answered `.unconfirmed`: its own check tells, once the drainer's server process has
+/// ended, whether it committed.
+final class GroupCommit: Sendable {
+    /// A write that may go with others: its counting statement, its values, and what follows its
+    /// commit. Those run whether or not the write changed its rows: each must check for itself
+    /// (the notices look for the token the write stores in its session's row).
+    struct Write: Sendable {
+        let sql: String
+        let values: [SQLValue]
+        let afterCommit: [FollowingStatement]
+    }
+
+    /// A statement to run once a write committed, and only then.
+    struct FollowingStatement: Sendable {
+        let sql: String
+        let values: [SQLValue]
+    }
+
+    /// What became of a write in a group.
+    enum Outcome: Sendable {
+        /// The group committed; true when the write's statement changed its rows.
+        case committed(changed: Bool)
+        /// The connection broke before the answer to `COMMIT`: the write's check tells, once
+        /// `serverProcess` has ended.
+        case unconfirmed(serverProcess: Int32, cause: PostgresError)
+        /// Not committed in a group (one that failed and kept nothing, or no connection to send
+        /// it on): to be sent alone.
+        case alone
+    }
+
+    /// The most writes in one group: a group's results are read whole before anyone is answered.
+    let maxWrites: Int
+    let maxDrainers: Int
+    /// Runs a drainer on a pooled connection; nil when there is none (the pool closed, or it
+    /// cannot connect).
+    private let onConnection: @Sendable (@escaping @Sendable (PostgresConnection?) -> Void) -> Void
+
+    private let state = Mutex(State())
+    private struct State {
+        var waiting: Deque<(write: Write, answer: CheckedContinuation<Outcome, Never>)> = []
+        var drainers = 0
+        /// Held by a test: no group starts until `release`.
+        var held = false
+        var groups = 0
+        var groupedWrites = 0
+    }
+
+    init(
+        maxWrites: Int = 128, maxDrainers: Int = 2,
+        onConnection: @escaping @Sendable (@escaping @Sendable (PostgresConnection?) -> Void) -> Void
+    ) {
+        self.maxWrites = max(1, maxWrites)
+        self.maxDrainers = max(1, maxDrainers)
+        self.onConnection = onConnection
+    }
+
+    /// Commits `write` in the next group, and says what became of it.
+    func commit(_ write: Write) async -> Outcome {
+        await withCheckedContinuation { answer in
+            let startsDrainer = state.withLock { state in
+                state.waiting.append((write, answer))
+                guard state.drainers < maxDrainers, !state.held else { return false }
+                state.drainers += 1
+                return true
+            }
+            if startsDrainer { onConnection { self.drain(on: $0) } }
+        }
+    }
+
+    /// Sends groups on `connection` until no write waits.
+    private func drain(on connection: PostgresConnection?) {
+        while true {
+            let group = state.withLock { state in
+                guard !state.held, !state.waiting.isEmpty else {
+                    state.drainers -= 1
+                    return [(write: Write, answer: CheckedContinuation<Outcome, Never>)]()
+                }
+                let taken = Array(state.waiting.prefix(maxWrites))
+                state.waiting.removeFirst(taken.count)
+                (state.groups, state.groupedWrites) = (state.groups + 1, state.groupedWrites + taken.count)
+                return taken
+            }
+            guard !group.isEmpty else { return }
+            guard let connection else {
+                for waiting in group { waiting.answer.resume(returning: .alone) }
+                continue
+            }
+            for (waiting, outcome) in zip(group, connection.commitGroup(group.map(\.write))) {
+                waiting.answer.resume(returning: outcome)
+            }
+        }
+    }
+
+    /// Groups sent so far, and the writes they held (for `/metrics`).
+    var statistics: (groups: Int, writes: Int) { state.withLock { ($0.groups, $0.groupedWrites) } }
+
+    /// Writes waiting for a group now.
+    var waitingWrites: Int { state.withLock { $0.waiting.count } }
+
+    /// For tests: no group starts until `release`; the writes that arrive meanwhile wait, and then
+    /// go as one group (up to `maxWrites`).
+    func hold() { state.withLock { $0.held = true } }
+
+    /// Ends `hold`: one drainer takes the writes that wait.
+    func release() {
+        let startsDrainer = state.withLock { state in
+            state.held = false
+            guard state.drainers < maxDrainers, !state.waiting.isEmpty else { return false }
+            state.drainers += 1
+            return true
+        }
+        if startsDrainer { onConnection { self.drain(on: $0) } }
+    }
+}
