@@ -81,29 +81,104 @@ def measure(run, work, options):
     servers["fixed"] = start_fixed()
     processes = [servers[name][0] for name in servers if name != "coordinatord"]
 
-    def rounds(label, hog):
-        hogs = [subprocess.Popen(["python3", "-c", "while True: pass"]) for _ in range(2)] if hog else []
-        runs = {name: [] for name in servers}
-        try:
-            for round_number in range(options.rounds):
-                names = list(servers)
-                names = names[round_number % len(names):] + names[:round_number % len(names)]
-                for name in names:
-                    process, port, listed = servers[name]
-                    runs[name].append(wrk(run, process.pid, port, listed, connections, options.seconds))
-        finally:
-            for h in hogs: h.kill(); h.wait()
-        return {name: {key: statistics.median(r[key] for r in results) for key in results[0]} for name, results in runs.items()}
-
     try:
-        result = {"sizes": sizes, "quiet": rounds("quiet", False), "hog": rounds("hog", True)}
+        result = {"sizes": sizes, "quiet": rounds(run, servers, connections, options, False),
+                  "hog": rounds(run, servers, connections, options, True)}
     finally:
-        for process in processes:
-            process.send_signal(signal.SIGTERM)
-            try: process.wait(timeout=10)
-            except subprocess.TimeoutExpired: process.kill()
+        stop(processes)
         server.stop()
+    result["postgresql"] = measure_postgresql(run, work, options, sizes, connections)
     return result
+
+
+def rounds(run, servers, connections, options, hog):
+    """Alternated rounds over `servers` (name → (process, port, sessions file), or a callable that
+    measures one round itself); medians per server. With `hog`, two busy loops run meanwhile."""
+    hogs = [subprocess.Popen(["python3", "-c", "while True: pass"]) for _ in range(2)] if hog else []
+    runs = {name: [] for name in servers}
+    try:
+        for round_number in range(options.rounds):
+            names = list(servers)
+            names = names[round_number % len(names):] + names[:round_number % len(names)]
+            for name in names:
+                if callable(servers[name]):
+                    runs[name].append(servers[name]())
+                    continue
+                process, port, listed = servers[name]
+                runs[name].append(wrk(run, process.pid, port, listed, connections, options.seconds))
+    finally:
+        for h in hogs: h.kill(); h.wait()
+    median = lambda values: statistics.median(values) if None not in values else None
+    return {name: {key: median([r[key] for r in results]) for key in results[0]} for name, results in runs.items()}
+
+
+def stop(processes):
+    for process in processes:
+        process.send_signal(signal.SIGTERM)
+        try: process.wait(timeout=10)
+        except subprocess.TimeoutExpired: process.kill()
+
+
+def measure_postgresql(run, work, options, sizes, connections):
+    """The same rounds on a throw-away PostgreSQL cluster: coordinatord on it, our durable
+    baseline on it (`-DDURABLE_PG`, with and without the journal's bytes: the reference has no
+    journal), the reference's (when present), and `pgbench -N` (simple update, 16 clients)."""
+    build, root = run["BUILD"], run["ROOT"]
+    include = "-I" + subprocess.check_output(["pg_config", "--includedir"], text=True).strip()
+    flags = subprocess.check_output(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], text=True).split()
+    subprocess.check_call(["gcc", "-O2", "-DDURABLE_PG", "-o", os.path.join(build, "durable_baseline_pg"),
+                           os.path.join(root, "bench", "durable_baseline.c"), include, "-lpq", "-lpthread", *flags])
+    reference = os.path.join(SHARED, "durable_baseline_pg.c")
+    if os.path.exists(reference):
+        subprocess.check_call(["gcc", "-O2", "-o", os.path.join(build, "reference_durable_pg"), reference, include,
+                               "-lpq", "-lpthread", *flags])
+    cluster = run["Postgres"](work)
+    processes, servers = [], {}
+    try:
+        server = run["Server"](cluster.database("durable_coordinatord"))
+        listed = os.path.join(work, "durable-pg-coordinatord.txt")
+        run["signed_out_sessions"](server.base, connections, listed)
+        servers["coordinatord (PostgreSQL)"] = (server.process, server.port, listed)
+
+        def start(name, command):
+            port = run["free_port"]()
+            process = subprocess.Popen([part.replace("PORT", str(port)) for part in command], stdout=subprocess.PIPE, text=True)
+            lines = [process.stdout.readline() for _ in range(connections)]
+            path = os.path.join(work, name.replace(" ", "-") + ".txt")
+            with open(path, "w") as f: f.writelines(lines)
+            run["first_200"](port)
+            processes.append(process)
+            servers[name] = (process, port, path)
+
+        own = os.path.join(build, "durable_baseline_pg")
+        for name, journal in (("durable PG (ours)", sizes["journal"]), ("durable PG (ours, no journal)", 0)):
+            start(name, [own, "PORT", cluster.database(name.split("(")[1].rstrip(")").replace(", ", "_").replace(" ", "_")),
+                         str(connections), str(sizes["state"]), str(sizes["answer"]), str(journal), "2"])
+        if os.path.exists(reference):
+            start("durable PG (reference)", [os.path.join(build, "reference_durable_pg"), "-p", "PORT", "-d",
+                                             cluster.database("reference"), "-b", str(sizes["state"]), "-a", str(sizes["answer"]),
+                                             "-n", str(connections), "-t", "2"])
+        servers["pgbench -N"] = pgbench(cluster, options, connections)
+        return {"quiet": rounds(run, servers, connections, options, False),
+                "hog": rounds(run, servers, connections, options, True)}
+    finally:
+        stop(processes)
+        if "coordinatord (PostgreSQL)" in servers: server.stop()
+        cluster.stop()
+
+
+def pgbench(cluster, options, connections):
+    """A round of `pgbench -N` (simple update, one durable transaction each) on a database of its own."""
+    common = ["-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres"]
+    cluster.run("createdb", *common, "pgbench_n")
+    cluster.run("pgbench", *common, "-i", "-s", "1", "-q", "pgbench_n")
+
+    def measure():
+        output = cluster.run("pgbench", *common, "-N", "-n", "-c", str(connections), "-j", "2", "-T", str(options.seconds),
+                             "pgbench_n", capture=True)
+        tps = float(output.split("tps = ")[1].split()[0])
+        return {"rps": tps, "cpu_us": None, "p50_ms": None, "p99_ms": None, "refused": 0}
+    return measure
 
 
 def wrk(run, pid, port, listed, connections, seconds):
@@ -136,7 +211,31 @@ def show(result, options):
         if "durable (reference)" in rows:
             reference = rows["durable (reference)"]
             print(f"ours ÷ reference: events/s {own['rps'] / reference['rps']:.2f}, CPU {own['cpu_us'] / reference['cpu_us']:.2f} (must agree within 10 %)")
+    show_postgresql(result["postgresql"])
     quiet, hog = result["quiet"], result["hog"]
     ratio = lambda rows: rows["coordinatord"]["rps"] / rows["durable (ours)"]["rps"]
     print(f"\ncoordinatord ÷ durable, events/s: quiet {ratio(quiet):.2f}, beside the hog {ratio(hog):.2f} "
           f"({ratio(hog) / ratio(quiet):.2f} of quiet; target: within 20 %)")
+
+
+def show_postgresql(result):
+    print("\n## The same on PostgreSQL (a throw-away cluster, fsync and synchronous_commit on; CPU: the server process only)")
+    for label in ("quiet", "hog"):
+        rows = result[label]
+        own = rows["durable PG (ours)"]
+        print(f"\n{label}:" if label == "quiet" else "\nbeside a CPU hog (two busy loops):")
+        print("| server | events/s | ÷ durable PG | ÷ pgbench -N | CPU µs/event | p50 ms | p99 ms | ÷ durable PG | refused |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        bench = rows["pgbench -N"]["rps"]
+        show = lambda value, form: "—" if value is None else format(value, form)
+        for name, r in rows.items():
+            p99 = None if r["p99_ms"] is None else r["p99_ms"] / max(own["p99_ms"], 1e-6)
+            print(f"| {name} | {r['rps']:,.0f} | {r['rps'] / own['rps']:.2f} | {r['rps'] / bench:.2f} | {show(r['cpu_us'], '.1f')} "
+                  f"| {show(r['p50_ms'], '.2f')} | {show(r['p99_ms'], '.2f')} | {show(p99, '.2f')} | {r['refused']:.0f} |")
+        if "durable PG (reference)" in rows:
+            plain, reference = rows["durable PG (ours, no journal)"], rows["durable PG (reference)"]
+            print(f"ours (no journal, as the reference) ÷ reference: events/s {plain['rps'] / reference['rps']:.2f} (must agree within 10 %)")
+    ratio = lambda rows: rows["coordinatord (PostgreSQL)"]["rps"] / rows["durable PG (ours)"]["rps"]
+    print(f"\ncoordinatord ÷ durable PG, events/s: quiet {ratio(result['quiet']):.2f} (target ≥ 0.6), beside the hog "
+          f"{ratio(result['hog']):.2f} ({ratio(result['hog']) / ratio(result['quiet']):.2f} of quiet; target: within 20 %); "
+          f"÷ pgbench -N {result['quiet']['coordinatord (PostgreSQL)']['rps'] / result['quiet']['pgbench -N']['rps']:.2f} (target ≥ 2)")

@@ -15,12 +15,23 @@
  * The session's stack is s1 (firstRun) or s1 and sN (login); logIn on s1 pushes a new sN (ids are
  * never reused), back on sN pops it. A stale tap is 409 with the current state, a wrong token 401.
  *
+ * Built with -DDURABLE_PG it is the same server on PostgreSQL (libpq; DATABASE is a postgresql://
+ * URL): the writer sends each batch as one pipeline, BEGIN, one statement per event (an UPDATE
+ * that checks token and top screen and writes the new version, with its journal row made from it
+ * in the same statement), COMMIT, one sync: one round trip and one WAL flush per batch (fsync and
+ * synchronous_commit as the cluster has them). An event that matched nothing is told apart after
+ * the commit by a SELECT of its row (a stale tap, rare under the toggle load).
+ *
  * Usage: durable_baseline PORT DATABASE SESSIONS STATE_BYTES ANSWER_BYTES JOURNAL_BYTES THREADS
  * Prints one line per session ("id token s1 firstRun"), then "ready"; on SIGTERM "commits N events M". */
 #include <microhttpd.h>
 #include <pthread.h>
 #include <signal.h>
+#ifdef DURABLE_PG
+#include <libpq-fe.h>
+#else
 #include <sqlite3.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +55,6 @@ typedef struct Request {   /* one connection's request, while it is read and ans
     Event *event;
 } Request;
 
-static sqlite3 *writer_db;
-static sqlite3_stmt *select_row, *update_row, *insert_journal;
 static int state_bytes, answer_bytes, journal_bytes;
 static unsigned char *state_blob, *journal_blob;
 static Event *queue_head, *queue_tail;
@@ -53,10 +62,6 @@ static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_ready = PTHREAD_COND_INITIALIZER;
 static unsigned long long commits, events;
 
-static void fail(const char *what) {
-    fprintf(stderr, "%s: %s\n", what, sqlite3_errmsg(writer_db));
-    exit(1);
-}
 
 static void random_hex(char *out, size_t bytes) {
     unsigned char raw[32];
@@ -82,6 +87,149 @@ static int render(char *text, size_t size, const Event *e) {
     }
     n += snprintf(text + n, size - n, "\"}");
     return n;
+}
+
+#ifdef DURABLE_PG
+static PGconn *pg;
+
+static void fail(const char *what) {
+    fprintf(stderr, "%s: %s\n", what, PQerrorMessage(pg));
+    exit(1);
+}
+
+/* One result of the pipeline, and the end-of-query NULL after it. */
+static PGresult *next_result(void) {
+    PGresult *result = PQgetResult(pg), *extra;
+    while ((extra = PQgetResult(pg))) PQclear(extra);
+    return result;
+}
+
+/* An event whose UPDATE matched nothing, told apart after the commit: its row as it is. */
+static void classify(Event *e) {
+    const char *values[1] = {e->session};
+    PGresult *row = PQexecParams(pg, "SELECT token, version, depth, top FROM durable_sessions WHERE id = $1", 1, NULL, values,
+                                 NULL, NULL, 0);
+    if (PQresultStatus(row) != PGRES_TUPLES_OK) e->status = 503;
+    else if (PQntuples(row) == 0) e->status = 404;
+    else if (strcmp(PQgetvalue(row, 0, 0), e->token)) e->status = 401;
+    else {
+        e->version = atoll(PQgetvalue(row, 0, 1)); e->depth = atoi(PQgetvalue(row, 0, 2)); e->top = atoi(PQgetvalue(row, 0, 3));
+        e->status = e->screen != (e->depth == 2 ? e->top : 1) ? 409 : 422;
+    }
+    PQclear(row);
+}
+
+static void *writer(void *unused) {
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&queue_lock);
+        while (!queue_head) pthread_cond_wait(&queue_ready, &queue_lock);
+        Event *batch = queue_head;
+        queue_head = queue_tail = NULL;
+        pthread_mutex_unlock(&queue_lock);
+
+        int ok = PQenterPipelineMode(pg) && PQsendQueryParams(pg, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
+        for (Event *e = batch; ok && e; e = e->next) {
+            char screen[16];
+            snprintf(screen, sizeof screen, "%d", e->screen);
+            const char *values[6] = {e->session, e->token, e->log_in ? "t" : "f", (const char *)state_blob, screen,
+                                     (const char *)journal_blob};
+            int lengths[6] = {0, 0, 0, state_bytes, 0, journal_bytes}, formats[6] = {0, 0, 0, 1, 0, 1};
+            ok = PQsendQueryPrepared(pg, journal_bytes > 0 ? "event_journaled" : "event", journal_bytes > 0 ? 6 : 5, values,
+                                     lengths, formats, 0);
+        }
+        ok = ok && PQsendQueryParams(pg, "COMMIT", 0, NULL, NULL, NULL, NULL, 0) && PQpipelineSync(pg);
+        if (ok) {
+            PGresult *begun = next_result();
+            ok = PQresultStatus(begun) == PGRES_COMMAND_OK;
+            PQclear(begun);
+            for (Event *e = batch; e; e = e->next) {
+                PGresult *r = next_result();
+                if (PQresultStatus(r) != PGRES_TUPLES_OK) ok = 0;
+                else if (PQntuples(r) == 1) {
+                    e->status = 200;
+                    e->version = atoll(PQgetvalue(r, 0, 0)); e->depth = atoi(PQgetvalue(r, 0, 1)); e->top = atoi(PQgetvalue(r, 0, 2));
+                } else e->status = 0;
+                PQclear(r);
+            }
+            PGresult *committed = next_result();
+            ok = ok && PQresultStatus(committed) == PGRES_COMMAND_OK;
+            PQclear(committed);
+            PGresult *sync = PQgetResult(pg);  /* the pipeline's sync: no NULL after it */
+            PQclear(sync);
+        }
+        PQexitPipelineMode(pg);
+        if (!ok) {
+            if (PQtransactionStatus(pg) != PQTRANS_IDLE) PQclear(PQexec(pg, "ROLLBACK"));
+            for (Event *e = batch; e; e = e->next) e->status = 503;
+        } else {
+            commits++;
+            for (Event *e = batch; e; e = e->next) if (e->status == 0) classify(e);
+        }
+        /* Only now, after COMMIT returned, do the answers go out. */
+        for (Event *e = batch, *next; e; e = next) {
+            next = e->next;
+            events++;
+            MHD_resume_connection(e->connection);
+        }
+    }
+    return NULL;
+}
+
+/* The table, SESSIONS fresh sessions (printed), and the event statements. */
+static void open_store(const char *url, int sessions) {
+    pg = PQconnectdb(url);
+    if (PQstatus(pg) != CONNECTION_OK) fail("connect");
+    PGresult *r = PQexec(pg,
+        "DROP TABLE IF EXISTS durable_sessions, durable_journal;"
+        "CREATE TABLE durable_sessions (id text PRIMARY KEY, token text NOT NULL, version bigint NOT NULL, depth int NOT NULL,"
+        " top int NOT NULL, next int NOT NULL, state bytea NOT NULL) WITH (fillfactor = 80);"
+        "CREATE TABLE durable_journal (id bigserial PRIMARY KEY, session_id text NOT NULL, version bigint NOT NULL,"
+        " entry bytea NOT NULL);");
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) fail("schema");
+    PQclear(r);
+    /* Checks token, top screen and depth in its WHERE; $3 is logIn. */
+    static const char update[] =
+        "UPDATE durable_sessions SET version = version + 1, depth = CASE WHEN $3::boolean THEN 2 ELSE 1 END,"
+        " top = CASE WHEN $3::boolean THEN next ELSE top END, next = CASE WHEN $3::boolean THEN next + 1 ELSE next END,"
+        " state = $4::bytea WHERE id = $1 AND token = $2 AND $5::int = CASE WHEN depth = 2 THEN top ELSE 1 END"
+        " AND depth = CASE WHEN $3::boolean THEN 1 ELSE 2 END RETURNING id, version, depth, top";
+    char journaled[1024];
+    snprintf(journaled, sizeof journaled,
+             "WITH u AS (%s), j AS (INSERT INTO durable_journal (session_id, version, entry) SELECT id, version, $6::bytea FROM u)"
+             " SELECT version, depth, top FROM u", update);
+    char plain[1024];
+    snprintf(plain, sizeof plain, "WITH u AS (%s) SELECT version, depth, top FROM u", update);
+    PGresult *prepared = PQprepare(pg, "event", plain, 5, NULL);
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) fail("prepare");
+    PQclear(prepared);
+    prepared = PQprepare(pg, "event_journaled", journaled, 6, NULL);
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) fail("prepare");
+    PQclear(prepared);
+    PQclear(PQexec(pg, "BEGIN"));
+    for (int i = 0; i < sessions; i++) {
+        char id[23], token[44];
+        random_hex(id, 11);
+        random_hex(token, 21);
+        const char *values[3] = {id, token, (const char *)state_blob};
+        int lengths[3] = {0, 0, state_bytes}, formats[3] = {0, 0, 1};
+        r = PQexecParams(pg, "INSERT INTO durable_sessions VALUES ($1, $2, 1, 1, 1, 2, $3::bytea)", 3, NULL, values, lengths,
+                         formats, 0);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) fail("insert");
+        PQclear(r);
+        printf("%s %s s1 firstRun\n", id, token);
+    }
+    r = PQexec(pg, "COMMIT");
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) fail("commit");
+    PQclear(r);
+}
+#else
+static sqlite3 *writer_db;
+static sqlite3_stmt *select_row, *update_row, *insert_journal;
+
+static void fail(const char *what) {
+    fprintf(stderr, "%s: %s\n", what, sqlite3_errmsg(writer_db));
+    exit(1);
 }
 
 /* One event inside the writer's transaction; 0 when a statement failed (the batch is rolled back). */
@@ -153,6 +301,39 @@ static void *writer(void *unused) {
     }
     return NULL;
 }
+
+/* The database file, SESSIONS fresh sessions (printed), and the event statements. */
+static void open_store(const char *path, int sessions) {
+    if (sqlite3_open(path, &writer_db) != SQLITE_OK) fail("open");
+    if (sqlite3_exec(writer_db,
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+            "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, token TEXT NOT NULL, version INTEGER NOT NULL,"
+            " depth INTEGER NOT NULL, top INTEGER NOT NULL, next INTEGER NOT NULL, state BLOB NOT NULL);"
+            "CREATE TABLE IF NOT EXISTS journal (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, version INTEGER NOT NULL,"
+            " entry BLOB NOT NULL);", 0, 0, 0) != SQLITE_OK)
+        fail("schema");
+    sqlite3_stmt *insert;
+    if (sqlite3_prepare_v2(writer_db, "INSERT INTO sessions VALUES (?1, ?2, 1, 1, 1, 2, ?3)", -1, &insert, 0) ||
+        sqlite3_prepare_v2(writer_db, "SELECT token, version, depth, top, next FROM sessions WHERE id = ?1", -1, &select_row, 0) ||
+        sqlite3_prepare_v2(writer_db, "UPDATE sessions SET version = ?1, depth = ?2, top = ?3, next = ?4, state = ?5 WHERE id = ?6",
+                           -1, &update_row, 0) ||
+        sqlite3_prepare_v2(writer_db, "INSERT INTO journal (session_id, version, entry) VALUES (?1, ?2, ?3)", -1, &insert_journal, 0))
+        fail("prepare");
+    sqlite3_exec(writer_db, "BEGIN", 0, 0, 0);
+    for (int i = 0; i < sessions; i++) {
+        char id[23], token[44];
+        random_hex(id, 11);
+        random_hex(token, 21);
+        sqlite3_reset(insert);
+        sqlite3_bind_text(insert, 1, id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(insert, 2, token, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(insert, 3, state_blob, state_bytes, SQLITE_STATIC);
+        if (sqlite3_step(insert) != SQLITE_DONE) fail("insert");
+        printf("%s %s s1 firstRun\n", id, token);
+    }
+    if (sqlite3_exec(writer_db, "COMMIT", 0, 0, 0) != SQLITE_OK) fail("commit");
+}
+#endif
 
 static enum MHD_Result answer(struct MHD_Connection *connection, int status, const char *body, size_t length) {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
@@ -242,34 +423,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < state_bytes; i++) state_blob[i] = (unsigned char)(i * 31);
     for (int i = 0; i < journal_bytes; i++) journal_blob[i] = (unsigned char)(i * 17);
 
-    if (sqlite3_open(argv[2], &writer_db) != SQLITE_OK) fail("open");
-    if (sqlite3_exec(writer_db,
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-            "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, token TEXT NOT NULL, version INTEGER NOT NULL,"
-            " depth INTEGER NOT NULL, top INTEGER NOT NULL, next INTEGER NOT NULL, state BLOB NOT NULL);"
-            "CREATE TABLE IF NOT EXISTS journal (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, version INTEGER NOT NULL,"
-            " entry BLOB NOT NULL);", 0, 0, 0) != SQLITE_OK)
-        fail("schema");
-    sqlite3_stmt *insert;
-    if (sqlite3_prepare_v2(writer_db, "INSERT INTO sessions VALUES (?1, ?2, 1, 1, 1, 2, ?3)", -1, &insert, 0) ||
-        sqlite3_prepare_v2(writer_db, "SELECT token, version, depth, top, next FROM sessions WHERE id = ?1", -1, &select_row, 0) ||
-        sqlite3_prepare_v2(writer_db, "UPDATE sessions SET version = ?1, depth = ?2, top = ?3, next = ?4, state = ?5 WHERE id = ?6",
-                           -1, &update_row, 0) ||
-        sqlite3_prepare_v2(writer_db, "INSERT INTO journal (session_id, version, entry) VALUES (?1, ?2, ?3)", -1, &insert_journal, 0))
-        fail("prepare");
-    sqlite3_exec(writer_db, "BEGIN", 0, 0, 0);
-    for (int i = 0; i < sessions; i++) {
-        char id[23], token[44];
-        random_hex(id, 11);
-        random_hex(token, 21);
-        sqlite3_reset(insert);
-        sqlite3_bind_text(insert, 1, id, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(insert, 2, token, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_blob(insert, 3, state_blob, state_bytes, SQLITE_STATIC);
-        if (sqlite3_step(insert) != SQLITE_DONE) fail("insert");
-        printf("%s %s s1 firstRun\n", id, token);
-    }
-    if (sqlite3_exec(writer_db, "COMMIT", 0, 0, 0) != SQLITE_OK) fail("commit");
+    open_store(argv[2], sessions);
 
     sigset_t signals;
     sigemptyset(&signals);

@@ -216,11 +216,12 @@ package final class PostgresDatabase: Store {
         return [
             StoreMetric(
                 name: "coordinatord_database_group_commits_total", type: "counter",
-                help: "PostgreSQL transactions that committed the writes of several events at once (group commit).",
+                help: "Transactions the group commit sent, each the writes of one or more events (several sessions').",
                 value: Double(grouped.groups)),
             StoreMetric(
                 name: "coordinatord_database_grouped_writes_total", type: "counter",
-                help: "Event writes sent in a group commit with others.", value: Double(grouped.writes)),
+                help: "Event writes the group commit sent (÷ its transactions: events per group).",
+                value: Double(grouped.writes)),
             StoreMetric(
                 name: "coordinatord_database_connections", type: "gauge", help: "PostgreSQL connections open.",
                 value: Double(statistics.open)),
