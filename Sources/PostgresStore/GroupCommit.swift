@@ -8,8 +8,8 @@ import Synchronization
 /// statement each, `COMMIT`, in one round trip and one WAL flush, however many sessions they are
 /// of; then the next ones, until none waits. Each write is still applied or refused alone: its
 /// statement counts the rows it changed (`n`, not `1 / n`), and one that changed none wrote
-/// nothing. The statements that were to follow a write's commit (its notices to other nodes)
-/// follow `COMMIT` in the same round trip, each made to check that its write changed its rows.
+/// nothing. The notices of the group's writes to other nodes' streams follow `COMMIT` in the same
+/// round trip, as one statement that sends each only if its write changed its rows.
 ///
 /// Up to `maxDrainers` drainers run at once: one server process runs a group's statements one
 /// after the other, so a second keeps another core busy while the first's group flushes, and
@@ -21,19 +21,12 @@ import Synchronization
 /// write is answered `.unconfirmed`: its own check tells, once the drainer's server process has
 /// ended, whether it committed.
 final class GroupCommit: Sendable {
-    /// A write that may go with others: its counting statement, its values, and what follows its
-    /// commit. Those run whether or not the write changed its rows: each must check for itself
-    /// (the notices look for the token the write stores in its session's row).
+    /// A write that may go with others: its counting statement, its values, and the notices its
+    /// commit sends other nodes' streams.
     struct Write: Sendable {
         let sql: String
         let values: [SQLValue]
-        let afterCommit: [FollowingStatement]
-    }
-
-    /// A statement to run once a write committed, and only then.
-    struct FollowingStatement: Sendable {
-        let sql: String
-        let values: [SQLValue]
+        let notices: [PostgresLiveNotices.Pending]
     }
 
     /// What became of a write in a group.
@@ -105,7 +98,10 @@ final class GroupCommit: Sendable {
                 for waiting in group { waiting.answer.resume(returning: .alone) }
                 continue
             }
-            for (waiting, outcome) in zip(group, connection.commitGroup(group.map(\.write))) {
+            let writes = group.map(\.write)
+            let notices = PostgresLiveNotices.statement(sending: writes.flatMap(\.notices))
+            let outcomes = connection.commitGroup(writes.map { ($0.sql, $0.values) }, following: notices.map { [$0] } ?? [])
+            for (waiting, outcome) in zip(group, outcomes) {
                 waiting.answer.resume(returning: outcome)
             }
         }

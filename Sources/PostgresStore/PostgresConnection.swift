@@ -167,15 +167,17 @@ package final class PostgresConnection: SQLConnection {
     }
 
     /// Sends `writes` (counting statements) as one transaction, in one round trip: `BEGIN`, each
-    /// statement, `COMMIT`, then every write's `afterCommit` statements (which check for themselves
-    /// that their write changed its rows, see `GroupCommit.Write`). Each write's outcome, in order:
-    /// committed (and whether it changed its rows), unconfirmed (the connection broke before
-    /// `COMMIT`'s answer), or `.alone` for all when the transaction failed and kept nothing. Outside
-    /// any transaction. Behind a pooler (no known server process to end and wait for, so no way to
-    /// settle a lost answer by a write's check) every write is `.alone`: each is sent as before.
-    func commitGroup(_ writes: [GroupCommit.Write]) -> [GroupCommit.Outcome] {
+    /// statement, `COMMIT`, then `following` (run whatever became of each write: they check for
+    /// themselves). Each write's outcome, in order: committed (and whether it changed its rows),
+    /// unconfirmed (the connection broke before `COMMIT`'s answer), or `.alone` for all when the
+    /// transaction failed and kept nothing. Outside any transaction. Behind a pooler (no known
+    /// server process to end and wait for, so no way to settle a lost answer by a write's check)
+    /// every write is `.alone`: each is sent as before.
+    func commitGroup(_ writes: [(sql: String, values: [SQLValue])], following: [(sql: String, values: [SQLValue])])
+        -> [GroupCommit.Outcome]
+    {
         let everyAlone = [GroupCommit.Outcome](repeating: .alone, count: writes.count)
-        let statements = writes.map { ($0.sql, $0.values) } + writes.flatMap(\.afterCommit).map { ($0.sql, $0.values) }
+        let statements = writes + following
         guard serverProcess != 0, let names = try? statementNames(statements) else { return everyAlone }
         let send = { (name: String, statement: (String, [SQLValue])) in
             self.sendPrepared(name, statement.1.map(Parameter.init))

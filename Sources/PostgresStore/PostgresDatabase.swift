@@ -74,14 +74,13 @@ package final class PostgresDatabase: Store {
     /// sessions waiting at the same time (`GroupCommit`): `counting` is that statement with `n` (the
     /// rows it changed) as its first column, `sql` the same with `1 / n`, which is sent alone should
     /// the group fail; `check` tells whether it committed should the answer be lost. `following`
-    /// runs once it committed, and only if it changed its rows: in a group as `guardedFollowing`,
-    /// the same statements made to check that for themselves. True when it changed them (durably).
-    package func commitInGroup(
+    /// runs once it committed, and only if it changed its rows: in a group as `notices`, the same
+    /// notices, which check that for themselves. True when it changed them (durably).
+    func commitInGroup(
         sql: String, counting: String, values: [SQLValue], check: CommitCheck,
-        following: [(sql: String, values: [SQLValue])], guardedFollowing: [(sql: String, values: [SQLValue])]
+        following: [(sql: String, values: [SQLValue])], notices: [PostgresLiveNotices.Pending]
     ) async throws -> Bool {
-        let grouped = GroupCommit.Write(
-            sql: counting, values: values, afterCommit: guardedFollowing.map { .init(sql: $0.sql, values: $0.values) })
+        let grouped = GroupCommit.Write(sql: counting, values: values, notices: notices)
         var attempts = 2
         switch await group.commit(grouped) {
         case .committed(let changed): return changed

@@ -26,14 +26,14 @@ package struct PostgresSessionPersistence: SessionPersistence {
         let statement = FoldedEventSQL.statement(write)
         let followers = FollowingStatements()
         try following(followers)
-        // What follows runs in the group whatever became of this write: each must check that it stored.
-        let guarded = statement.token.map { token in followers.statements.compactMap { PostgresLiveNotices.onlyIfStored($0, token: token) } }
+        // In a group, the notices go whatever became of this write: each then checks that it stored.
+        let notices = statement.token.map { token in followers.statements.compactMap { PostgresLiveNotices.Pending($0, token: token) } }
         guard let database = store as? PostgresDatabase, let check = statement.check, let counting = statement.counting,
-            let guarded, guarded.count == followers.statements.count
+            let notices, notices.count == followers.statements.count
         else { return try await storeEventInWrite(write, following: following, in: store) }
         let stored = try await database.commitInGroup(
             sql: statement.sql, counting: counting, values: statement.values, check: check,
-            following: followers.statements, guardedFollowing: guarded)
+            following: followers.statements, notices: notices)
         guard stored else { return write.confirming != nil ? .versionMovedOrUserGone : .versionMoved }
         return .stored(listedUser: nil)
     }
