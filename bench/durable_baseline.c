@@ -181,7 +181,7 @@ static void open_store(const char *url, int sessions) {
     pg = PQconnectdb(url);
     if (PQstatus(pg) != CONNECTION_OK) fail("connect");
     PGresult *r = PQexec(pg,
-        "DROP TABLE IF EXISTS durable_sessions, durable_journal;"
+        "SET client_min_messages = warning; DROP TABLE IF EXISTS durable_sessions, durable_journal;"
         "CREATE TABLE durable_sessions (id text PRIMARY KEY, token text NOT NULL, version bigint NOT NULL, depth int NOT NULL,"
         " top int NOT NULL, next int NOT NULL, state bytea NOT NULL) WITH (fillfactor = 80);"
         "CREATE TABLE durable_journal (id bigserial PRIMARY KEY, session_id text NOT NULL, version bigint NOT NULL,"
