@@ -89,6 +89,25 @@ static int render(char *text, size_t size, const Event *e) {
     return n;
 }
 
+/* The writer's next batch: every event queued, waiting for one if none is. */
+static Event *take_batch(void) {
+    pthread_mutex_lock(&queue_lock);
+    while (!queue_head) pthread_cond_wait(&queue_ready, &queue_lock);
+    Event *batch = queue_head;
+    queue_head = queue_tail = NULL;
+    pthread_mutex_unlock(&queue_lock);
+    return batch;
+}
+
+/* Resumes the batch's connections: only once its COMMIT returned do the answers go out. */
+static void answer_batch(Event *batch) {
+    for (Event *e = batch, *next; e; e = next) {
+        next = e->next;
+        events++;
+        MHD_resume_connection(e->connection);
+    }
+}
+
 #ifdef DURABLE_PG
 static PGconn *pg;
 
@@ -122,11 +141,7 @@ static void classify(Event *e) {
 static void *writer(void *unused) {
     (void)unused;
     for (;;) {
-        pthread_mutex_lock(&queue_lock);
-        while (!queue_head) pthread_cond_wait(&queue_ready, &queue_lock);
-        Event *batch = queue_head;
-        queue_head = queue_tail = NULL;
-        pthread_mutex_unlock(&queue_lock);
+        Event *batch = take_batch();
 
         int ok = PQenterPipelineMode(pg) && PQsendQueryParams(pg, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
         for (Event *e = batch; ok && e; e = e->next) {
@@ -166,12 +181,7 @@ static void *writer(void *unused) {
             commits++;
             for (Event *e = batch; e; e = e->next) if (e->status == 0) classify(e);
         }
-        /* Only now, after COMMIT returned, do the answers go out. */
-        for (Event *e = batch, *next; e; e = next) {
-            next = e->next;
-            events++;
-            MHD_resume_connection(e->connection);
-        }
+        answer_batch(batch);
     }
     return NULL;
 }
@@ -277,11 +287,7 @@ static int apply(Event *e) {
 static void *writer(void *unused) {
     (void)unused;
     for (;;) {
-        pthread_mutex_lock(&queue_lock);
-        while (!queue_head) pthread_cond_wait(&queue_ready, &queue_lock);
-        Event *batch = queue_head;
-        queue_head = queue_tail = NULL;
-        pthread_mutex_unlock(&queue_lock);
+        Event *batch = take_batch();
 
         int ok = sqlite3_exec(writer_db, "BEGIN IMMEDIATE", 0, 0, 0) == SQLITE_OK;
         for (Event *e = batch; ok && e; e = e->next) ok = apply(e);
@@ -292,12 +298,7 @@ static void *writer(void *unused) {
         } else {
             commits++;
         }
-        /* Only now, after COMMIT returned, do the answers go out. */
-        for (Event *e = batch, *next; e; e = next) {
-            next = e->next;
-            events++;
-            MHD_resume_connection(e->connection);
-        }
+        answer_batch(batch);
     }
     return NULL;
 }

@@ -78,14 +78,8 @@ import Testing
     /// streams them.
     @Test func anEventRefusedInAGroupLeavesTheOthersAppliedAndSendsNoNotice() async throws {
         let url = try await Backend.postgresql.newDatabase()
-        let notices = Mutex<[String]>([])
-        let listening = Mutex(false)
-        let listener = PostgresListener(
-            url: url, channel: "coordinatord_live", retryInterval: .milliseconds(50),
-            onNotice: { notice in notices.withLock { $0.append(notice) } },
-            onStatus: { up in listening.withLock { $0 = up } })
+        let (listener, notices) = try await HeardNotices.listening(to: url)
         defer { listener.stop() }
-        try await waitUntil("the test's listener connects") { listening.withLock { $0 } }
         let nodes = try await MultiNodeTests.nodes(2, database: url, arguments: ["--test-hooks"])
         var stale = try await SessionClient.create(port: nodes[0].port)
         var fresh = try await SessionClient.create(port: nodes[0].port)
@@ -103,11 +97,11 @@ import Testing
         #expect(answers[1].0.status == 200, "\(answers[1].0.text)")
         fresh = answers[1].1
         #expect(fresh.version == 3)
-        try await waitUntil("the notice of the applied event") { notices.withLock { $0.contains("c:3:\(fresh.id)") } }
+        try await waitUntil("the notice of the applied event") { notices.all.contains("c:3:\(fresh.id)") }
         // A later event's notice comes after any of the group's (one listener, commit order).
         try Journey.expect200(try await onB.send("logIn"))  // version 4
-        try await waitUntil("the notice of version 4") { notices.withLock { $0.contains("c:4:\(stale.id)") } }
-        #expect(notices.withLock { $0 }.filter { $0.hasSuffix(":\(stale.id)") } == ["c:2:\(stale.id)", "c:3:\(stale.id)", "c:4:\(stale.id)"])
+        try await waitUntil("the notice of version 4") { notices.all.contains("c:4:\(stale.id)") }
+        #expect(notices.all.filter { $0.hasSuffix(":\(stale.id)") } == ["c:2:\(stale.id)", "c:3:\(stale.id)", "c:4:\(stale.id)"])
         #expect(try await JournalTests.history(onB).map { $0["event"] as? String ?? "" } == ["logIn", "back", "logIn", "(start)"])
         #expect(try await JournalTests.history(fresh).map { $0["event"] as? String ?? "" } == ["back", "logIn", "(start)"])
         stale = onB

@@ -104,14 +104,8 @@ import Testing
     /// events that committed.
     @Test func aLostCompareAndSetWritesNoJournalEntryAndSendsNoNotice() async throws {
         let url = try await Backend.postgresql.newDatabase()
-        let notices = Mutex<[String]>([])
-        let listening = Mutex(false)
-        let listener = PostgresListener(
-            url: url, channel: "coordinatord_live", retryInterval: .milliseconds(50),
-            onNotice: { notice in notices.withLock { $0.append(notice) } },
-            onStatus: { up in listening.withLock { $0 = up } })
+        let (listener, notices) = try await HeardNotices.listening(to: url)
         defer { listener.stop() }
-        try await waitUntil("the test's listener connects") { listening.withLock { $0 } }
         let nodes = try await MultiNodeTests.nodes(2, database: url)
         var onA = try await SessionClient.create(port: nodes[0].port)
         // A stream on node B: the session is leased, so its commits are noticed.
@@ -127,8 +121,8 @@ import Testing
         // A later event's notice arrives after any an earlier commit sent (one connection, commit order).
         try Journey.expect200(try await onB.send("logIn"))  // version 4
         let last = "c:4:\(onA.id)"
-        try await waitUntil("the notice of version 4") { notices.withLock { $0.contains(last) } }
-        let committed = notices.withLock { $0 }.filter { $0.hasSuffix(":\(onA.id)") }
+        try await waitUntil("the notice of version 4") { notices.all.contains(last) }
+        let committed = notices.all.filter { $0.hasSuffix(":\(onA.id)") }
         #expect(committed == ["c:2:\(onA.id)", "c:3:\(onA.id)", last])
         let entries = try await JournalTests.history(onB)
         #expect(entries.map { $0["version"] as? Int ?? 0 } == [4, 3, 2, 1])
