@@ -1,7 +1,7 @@
 """Live streams in `make bench` (`--only live`): commit → other-device latency with many streams
 open (on SQLite, and on PostgreSQL with the streams on one node and the events sent to another),
 memory per idle stream, idle streams one node holds, and navigation events/s with streams open ÷ without. Numbers are printed, never asserted. Imported by run.py (which passes its helpers)."""
-import os, subprocess, tempfile, threading, time
+import resource, os, subprocess, tempfile, threading, time
 
 
 class Streams:
@@ -138,8 +138,12 @@ def two_nodes(helpers, work, options, caps):
 
 def measure(helpers, work, options):
     Server = helpers["Server"]
-    caps = ["--max-streams", "20000", "--max-streams-per-client", "20000", "--max-streams-per-session", "64",
-            "--connection-limit", "20000", "--per-address-connection-limit", "20000"]
+    # Streams and connections each within half of what the descriptor limit leaves (the server lowers
+    # its stream capacity to the descriptors left beside its connections: 20,000 of each on a limit
+    # of 20,000 left no stream at all).
+    limit = min(20000, (resource.getrlimit(resource.RLIMIT_NOFILE)[1] - 256) // 2)
+    caps = ["--max-streams", str(limit), "--max-streams-per-client", str(limit), "--max-streams-per-session", "64",
+            "--connection-limit", str(limit), "--per-address-connection-limit", str(limit)]
     server = Server(os.path.join(work, "live.sqlite"), *caps)
     try:
         results = {"latency": latency(helpers, server, options.streams, 10, options.live_events),
