@@ -84,6 +84,7 @@ def measure(run, work, options):
     try:
         result = {"sizes": sizes, "quiet": rounds(run, servers, connections, options, False),
                   "hog": rounds(run, servers, connections, options, True)}
+        result["open"] = open_loop(run, servers, "coordinatord", "durable (ours)", result["quiet"], connections, options)
     finally:
         stop(processes)
         server.stop()
@@ -110,6 +111,26 @@ def rounds(run, servers, connections, options, hog):
         for h in hogs: h.kill(); h.wait()
     median = lambda values: statistics.median(values) if None not in values else None
     return {name: {key: median([r[key] for r in results]) for key in results[0]} for name, results in runs.items()}
+
+
+def open_loop(run, servers, ours, durable, quiet, connections, options):
+    """Open loop at half the rate `ours` reached (closed loop, `quiet`), on `ours` and on `durable`
+    at that same rate (bench/loadgen.c, latency from each request's scheduled time): p99 of each."""
+    rate = max(1, int(quiet[ours]["rps"] / 2))
+    result = {"rate": rate}
+    for name in (ours, durable):
+        process, port, listed = servers[name]
+        measured = run["loadgen"]("navigate", port, connections, options.seconds, 1, listed, 0, 0,
+                                  server_pid=process.pid, rate=rate)
+        result[name] = {"p99_ms": measured["p99_ms"], "non2xx": measured["non2xx"]}
+    return result
+
+
+def show_open_loop(result, ours, durable):
+    open_loop = result["open"]
+    print(f"open loop at half {ours}'s rate ({open_loop['rate']:,}/s) on both: p99 {open_loop[ours]['p99_ms']:.2f} ms ÷ "
+          f"{durable}'s {open_loop[durable]['p99_ms']:.2f} ms = {open_loop[ours]['p99_ms'] / max(open_loop[durable]['p99_ms'], 1e-6):.2f} "
+          f"(target ≤ 1.5; non-2xx {open_loop[ours]['non2xx'] + open_loop[durable]['non2xx']})")
 
 
 def stop(processes):
@@ -159,8 +180,9 @@ def measure_postgresql(run, work, options, sizes, connections):
                                              cluster.database("reference"), "-b", str(sizes["state"]), "-a", str(sizes["answer"]),
                                              "-n", str(connections), "-t", "2"])
         servers["pgbench -N"] = pgbench(cluster, options, connections)
-        return {"quiet": rounds(run, servers, connections, options, False),
-                "hog": rounds(run, servers, connections, options, True)}
+        quiet = rounds(run, servers, connections, options, False)
+        return {"quiet": quiet, "hog": rounds(run, servers, connections, options, True),
+                "open": open_loop(run, servers, "coordinatord (PostgreSQL)", "durable PG (ours)", quiet, connections, options)}
     finally:
         stop(processes)
         if "coordinatord (PostgreSQL)" in servers: server.stop()
@@ -211,6 +233,7 @@ def show(result, options):
         if "durable (reference)" in rows:
             reference = rows["durable (reference)"]
             print(f"ours ÷ reference: events/s {own['rps'] / reference['rps']:.2f}, CPU {own['cpu_us'] / reference['cpu_us']:.2f} (must agree within 10 %)")
+    show_open_loop(result, "coordinatord", "durable (ours)")
     show_postgresql(result["postgresql"])
     quiet, hog = result["quiet"], result["hog"]
     ratio = lambda rows: rows["coordinatord"]["rps"] / rows["durable (ours)"]["rps"]
@@ -235,6 +258,7 @@ def show_postgresql(result):
         if "durable PG (reference)" in rows:
             plain, reference = rows["durable PG (ours, no journal)"], rows["durable PG (reference)"]
             print(f"ours (no journal, as the reference) ÷ reference: events/s {plain['rps'] / reference['rps']:.2f} (must agree within 10 %)")
+    show_open_loop(result, "coordinatord (PostgreSQL)", "durable PG (ours)")
     ratio = lambda rows: rows["coordinatord (PostgreSQL)"]["rps"] / rows["durable PG (ours)"]["rps"]
     print(f"\ncoordinatord ÷ durable PG, events/s: quiet {ratio(result['quiet']):.2f} (target ≥ 0.6), beside the hog "
           f"{ratio(result['hog']):.2f} ({ratio(result['hog']) / ratio(result['quiet']):.2f} of quiet; target: within 20 %); "
