@@ -63,7 +63,9 @@ struct PostgresLiveNotices: LiveNoticePersistence {
     /// PostgreSQL's text form of an array of `elements`, each quoted. (Byte by byte: Foundation's
     /// `replacingOccurrences` cost a third of an event's instructions here.)
     private static func arrayLiteral(_ elements: [String]) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(elements.reduce(2) { $0 + $1.utf8.count + 3 })
+        bytes.append(UInt8(ascii: "{"))
         for (index, element) in elements.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "\""))
