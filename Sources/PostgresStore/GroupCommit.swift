@@ -6,10 +6,11 @@ import Synchronization
 /// are one statement each (a navigation event's) wait, without a thread, for a drainer on a pooled
 /// connection, which takes every write waiting and sends them as one transaction, `BEGIN`, one
 /// statement each, `COMMIT`, in one round trip and one WAL flush, however many sessions they are
-/// of; then the next ones, until none waits (each group pool work of its own, in its turn). Each write is still applied or refused alone: its
-/// statement counts the rows it changed (`n`, not `1 / n`), and one that changed none wrote
-/// nothing. The notices of the group's writes to other nodes' streams follow `COMMIT` in the same
-/// round trip, as one statement that sends each only if its write changed its rows.
+/// of; then the next ones, until none waits (each group pool work of its own, in its turn). Each
+/// write is still applied or refused alone: its statement counts the rows it changed (`n`, not
+/// `1 / n`), and one that changed none wrote nothing. The notices of the group's writes to other
+/// nodes' streams follow `COMMIT` in the same round trip, as one statement that sends each only if
+/// its write changed its rows.
 ///
 /// Up to `maxDrainers` drainers run at once; one by default, as the C baseline has one writer:
 /// measured with two (toggle load, 16 connections), groups were smaller (4 writes, not 6.7), the
@@ -82,7 +83,7 @@ final class GroupCommit: Sendable {
 
     /// Sends one group on `connection`; then, while writes wait, goes on as pool work of its own
     /// again: the pool's other work that waits for a connection (a reading flow's event, a sweep)
-    /// runs in between, in its turn, however busy the group commit is (with a pool of one connection too).
+    /// runs in between, in its turn, however busy the group commit is (with a pool of one, too).
     private func drain(on connection: PostgresConnection?) {
         let group = state.withLock { state in
             guard !state.held, !state.waiting.isEmpty else {

@@ -27,7 +27,9 @@ package struct PostgresSessionPersistence: SessionPersistence {
         let followers = FollowingStatements()
         try following(followers)
         // In a group, the notices go whatever became of this write: each then checks that it stored.
-        let notices = statement.token.map { token in followers.statements.compactMap { PostgresLiveNotices.Pending($0, token: token) } }
+        let notices = statement.token.map { token in
+            followers.statements.compactMap { PostgresLiveNotices.Pending($0, token: token) }
+        }
         guard let database = store as? PostgresDatabase, let check = statement.check, let counting = statement.counting,
             let notices, notices.count == followers.statements.count
         else { return try await storeEventInWrite(write, following: following, in: store) }

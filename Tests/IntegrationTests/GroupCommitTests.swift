@@ -35,6 +35,11 @@ import Testing
         return (value("coordinatord_database_group_commits_total"), value("coordinatord_database_grouped_writes_total"))
     }
 
+    /// The events of `client`'s session's history, newest first.
+    static func events(_ client: SessionClient) async throws -> [String] {
+        try await JournalTests.history(client).map { $0["event"] as? String ?? "" }
+    }
+
     /// Sends `event` as each of `clients` at once; their answers, in order.
     static func sendAll(_ event: String, as clients: [SessionClient]) async throws -> [(TestResponse, SessionClient)] {
         try await withThrowingTaskGroup(of: (Int, TestResponse, SessionClient).self) { group in
@@ -59,7 +64,8 @@ import Testing
             try Journey.expect200(try await client.send("logIn"))
             clients.append(client)
         }
-        let (roundTrips, grouped) = (try await PostgresRoundTripTests.roundTrips(server), try await Self.grouped(server.port))
+        let roundTrips = try await PostgresRoundTripTests.roundTrips(server)
+        let grouped = try await Self.grouped(server.port)
         let sent = clients
         let answers = try await Self.inOneGroup(port: server.port, waiting: 5) { try await Self.sendAll("back", as: sent) }
         #expect(try await PostgresRoundTripTests.roundTrips(server) - roundTrips == 1)
@@ -69,7 +75,7 @@ import Testing
         for (answer, client) in answers {
             #expect(answer.status == 200, "\(answer.text)")
             #expect(client.version == 3)
-            #expect(try await JournalTests.history(client).map { $0["event"] as? String ?? "" } == ["back", "logIn", "(start)"])
+            #expect(try await Self.events(client) == ["back", "logIn", "(start)"])
         }
     }
 
@@ -84,14 +90,18 @@ import Testing
         var stale = try await SessionClient.create(port: nodes[0].port)
         var fresh = try await SessionClient.create(port: nodes[0].port)
         // Streams on node B: both sessions are leased, so their commits are noticed.
-        let streams = [try await LiveStreamTests.open(stale, port: nodes[1].port), try await LiveStreamTests.open(fresh, port: nodes[1].port)]
+        let streams = [
+            try await LiveStreamTests.open(stale, port: nodes[1].port), try await LiveStreamTests.open(fresh, port: nodes[1].port),
+        ]
         defer { for stream in streams { stream.disconnect() } }
         try Journey.expect200(try await stale.send("logIn"))  // version 2 on node A: its copy has `login` on top
         try Journey.expect200(try await fresh.send("logIn"))
         var onB = stale.moved(to: nodes[1].port)
         try Journey.expect200(try await onB.send("back"))  // version 3 through node B: node A's copy is stale
         let sent = [stale, fresh]
-        let answers = try await Self.inOneGroup(port: nodes[0].port, waiting: 2) { try await Self.sendAll("back", as: sent) }
+        let answers = try await Self.inOneGroup(port: nodes[0].port, waiting: 2) {
+            try await Self.sendAll("back", as: sent)
+        }
         // Node A's `back` over version 2 found version 3 stored; reloaded, `login` is not on top any more.
         #expect(answers[0].0.status == 409, "\(answers[0].0.text)")
         #expect(answers[1].0.status == 200, "\(answers[1].0.text)")
@@ -101,9 +111,10 @@ import Testing
         // A later event's notice comes after any of the group's (one listener, commit order).
         try Journey.expect200(try await onB.send("logIn"))  // version 4
         try await waitUntil("the notice of version 4") { notices.all.contains("c:4:\(stale.id)") }
-        #expect(notices.all.filter { $0.hasSuffix(":\(stale.id)") } == ["c:2:\(stale.id)", "c:3:\(stale.id)", "c:4:\(stale.id)"])
-        #expect(try await JournalTests.history(onB).map { $0["event"] as? String ?? "" } == ["logIn", "back", "logIn", "(start)"])
-        #expect(try await JournalTests.history(fresh).map { $0["event"] as? String ?? "" } == ["back", "logIn", "(start)"])
+        let staleNotices = notices.all.filter { $0.hasSuffix(":\(stale.id)") }
+        #expect(staleNotices == ["c:2:\(stale.id)", "c:3:\(stale.id)", "c:4:\(stale.id)"])
+        #expect(try await Self.events(onB) == ["logIn", "back", "logIn", "(start)"])
+        #expect(try await Self.events(fresh) == ["back", "logIn", "(start)"])
         stale = onB
         #expect(stale.version == 4)
     }
@@ -133,7 +144,7 @@ import Testing
             var read = client
             #expect(try await read.refresh().status == 200)
             #expect(read.version == 3)
-            #expect(try await JournalTests.history(client).map { $0["event"] as? String ?? "" } == ["back", "logIn", "(start)"])
+            #expect(try await Self.events(client) == ["back", "logIn", "(start)"])
             var next = client
             #expect(try await next.send("logIn").status == 200)
             #expect(next.version == 4)

@@ -37,9 +37,9 @@ extension SessionService {
     }
 
     /// Stores what a flow made when that is all its write holds (it ran without a connection, and
-    /// `storesNothingElse`), through the
-    /// persistence's `storeEventAlone`: on PostgreSQL, in one transaction with the other sessions'
-    /// events waiting at the same time. Returns what `store` does; a refusal is `WriteRefusal`.
+    /// `storesNothingElse`), through the persistence's `storeEventAlone`: on PostgreSQL, in one
+    /// transaction with the other sessions' events waiting at the same time. Returns what `store`
+    /// does; a refusal is `WriteRefusal`.
     func storeAlone(_ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64) async throws
         -> JournalListings.Listed?
     {
