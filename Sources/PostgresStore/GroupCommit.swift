@@ -22,12 +22,12 @@ import Synchronization
 /// write is answered `.unconfirmed`: its own check tells, once the drainer's server process has
 /// ended, whether it committed.
 final class GroupCommit: Sendable {
-    /// A write that may go with others: its counting statement, its values, and the notices its
+    /// A write that may go with others: its counting statement, its values, and the notice its
     /// commit sends other nodes' streams.
     struct Write: Sendable {
         let sql: String
         let values: [SQLValue]
-        let notices: [PostgresLiveNotices.Pending]
+        let notice: PostgresLiveNotices.Pending?
     }
 
     /// What became of a write in a group.
@@ -98,7 +98,7 @@ final class GroupCommit: Sendable {
         guard !group.isEmpty else { return }
         if let connection {
             let writes = group.map(\.write)
-            let notices = PostgresLiveNotices.statement(sending: writes.flatMap(\.notices))
+            let notices = PostgresLiveNotices.statement(sending: writes.compactMap(\.notice))
             let outcomes = connection.commitGroup(writes.map { ($0.sql, $0.values) }, following: notices.map { [$0] } ?? [])
             for (waiting, outcome) in zip(group, outcomes) { waiting.answer.resume(returning: outcome) }
         } else {

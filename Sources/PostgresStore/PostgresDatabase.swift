@@ -73,14 +73,12 @@ package final class PostgresDatabase: Store {
     /// Commits a write that is one statement, `BEGIN` to `COMMIT`, with the writes of other
     /// sessions waiting at the same time (`GroupCommit`): `counting` is that statement with `n` (the
     /// rows it changed) as its first column, `sql` the same with `1 / n`, which is sent alone should
-    /// the group fail; `check` tells whether it committed should the answer be lost. `following`
-    /// runs once it committed, and only if it changed its rows: in a group as `notices`, the same
-    /// notices, which check that for themselves. True when it changed them (durably).
+    /// the group fail; `check` tells whether it committed should the answer be lost. `notice` is
+    /// sent once it committed, and only if it changed its rows. True when it changed them (durably).
     func commitInGroup(
-        sql: String, counting: String, values: [SQLValue], check: CommitCheck,
-        following: [(sql: String, values: [SQLValue])], notices: [PostgresLiveNotices.Pending]
+        sql: String, counting: String, values: [SQLValue], check: CommitCheck, notice: PostgresLiveNotices.Pending?
     ) async throws -> Bool {
-        let grouped = GroupCommit.Write(sql: counting, values: values, notices: notices)
+        let grouped = GroupCommit.Write(sql: counting, values: values, notice: notice)
         var attempts = 2
         switch await group.commit(grouped) {
         case .committed(let changed): return changed
@@ -94,7 +92,7 @@ package final class PostgresDatabase: Store {
         struct Unchanged: Error {}
         do {
             return try await write(attempts: attempts) { connection in
-                for statement in following { try connection.runAfterCommit(statement.sql, statement.values) }
+                try notice?.send(on: connection)
                 guard try connection.commitIfChanged(sql, values, checkedBy: check) else { throw Unchanged() }
                 return true
             }

@@ -19,23 +19,18 @@ struct PostgresLiveNotices: LiveNoticePersistence {
     private static let always = "SELECT pg_notify(?1, ?2)"
     private static let ifLeased = "SELECT pg_notify(?1, ?2) FROM live_watches WHERE session_id = ?3 AND watched_until >= ?4"
 
-    /// A notice queued by `notice(_:ifLeased:now:on:)` for a session, to be sent once the write
-    /// that stores `token` in that session's row committed (for a group commit, which sends the
-    /// notices of all its writes after `COMMIT`, whatever became of each).
+    /// A commit's notice, leased on its session (as `notice(_:ifLeased:now:on:)` sends it), to be
+    /// sent once the write that stores `token` in that session's row committed: for a group commit,
+    /// which sends the notices of all its writes after `COMMIT`, whatever became of each.
     struct Pending: Sendable {
-        let channel: String
         let payload: String
         let session: String
         let now: Int64
         let token: Int64
 
-        /// The notice `statement` queued (nil for any other statement, or one not leased on a session).
-        init?(_ statement: (sql: String, values: [SQLValue]), token: Int64) {
-            guard statement.sql == PostgresLiveNotices.ifLeased, statement.values.count == 4,
-                case .text(let channel) = statement.values[0], case .text(let payload) = statement.values[1],
-                case .text(let session) = statement.values[2], case .integer(let now) = statement.values[3]
-            else { return nil }
-            (self.channel, self.payload, self.session, self.now, self.token) = (channel, payload, session, now, token)
+        /// Sends it after the commit of `connection`'s write, as a write of its own does.
+        func send(on connection: any SQLConnection) throws {
+            try PostgresLiveNotices().notice(payload, ifLeased: session, now: now, on: connection)
         }
     }
 
@@ -46,7 +41,7 @@ struct PostgresLiveNotices: LiveNoticePersistence {
         return (
             sendingPending,
             [
-                .text(arrayLiteral(notices.map(\.channel))), .text(arrayLiteral(notices.map(\.payload))),
+                .text(PostgresLiveNotices().channel), .text(arrayLiteral(notices.map(\.payload))),
                 .text(arrayLiteral(notices.map(\.session))), .text(arrayLiteral(notices.map { String($0.now) })),
                 .text(arrayLiteral(notices.map { String($0.token) })),
             ]
@@ -54,8 +49,8 @@ struct PostgresLiveNotices: LiveNoticePersistence {
     }
 
     private static let sendingPending = """
-        SELECT pg_notify(n.channel, n.payload)
-        FROM unnest(?1::text[], ?2::text[], ?3::text[], ?4::bigint[], ?5::bigint[]) AS n (channel, payload, session, now, token)
+        SELECT pg_notify(?1, n.payload)
+        FROM unnest(?2::text[], ?3::text[], ?4::bigint[], ?5::bigint[]) AS n (payload, session, now, token)
         JOIN live_watches w ON w.session_id = n.session AND w.watched_until >= n.now
         JOIN sessions s ON s.id = n.session AND s.write_token = n.token
         """

@@ -20,22 +20,18 @@ package struct PostgresSessionPersistence: SessionPersistence {
 
     /// On a `PostgresDatabase`, in its group commit: with the other sessions' events waiting at
     /// the same time, in one transaction and one round trip (`GroupCommit`).
-    package func storeEventAlone(
-        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
-    ) async throws -> EventWriteOutcome {
+    package func storeEventAlone(_ write: EventWrite, notice: String?, in store: any Store) async throws
+        -> EventWriteOutcome
+    {
         let statement = FoldedEventSQL.statement(write)
-        let followers = FollowingStatements()
-        try following(followers)
-        // In a group, the notices go whatever became of this write: each then checks that it stored.
-        let notices = statement.token.map { token in
-            followers.statements.compactMap { PostgresLiveNotices.Pending($0, token: token) }
-        }
         guard let database = store as? PostgresDatabase, let check = statement.check, let counting = statement.counting,
-            let notices, notices.count == followers.statements.count
-        else { return try await storeEventInWrite(write, following: following, in: store) }
+            let token = statement.token
+        else { return try await storeEventInWrite(write, notice: notice, in: store) }
+        let pending = notice.map {
+            PostgresLiveNotices.Pending(payload: $0, session: write.session, now: write.now, token: token)
+        }
         let stored = try await database.commitInGroup(
-            sql: statement.sql, counting: counting, values: statement.values, check: check,
-            following: followers.statements, notices: notices)
+            sql: statement.sql, counting: counting, values: statement.values, check: check, notice: pending)
         guard stored else { return write.confirming != nil ? .versionMovedOrUserGone : .versionMoved }
         return .stored(listedUser: nil)
     }
@@ -57,24 +53,4 @@ package struct PostgresSessionPersistence: SessionPersistence {
 
 extension PostgresDatabase: SessionStore {
     package var sessions: any SessionPersistence { PostgresSessionPersistence() }
-}
-
-/// Keeps the statements a write runs after its commit (`runAfterCommit`), for a group commit to
-/// send; anything else is refused (a write alone has nothing else to run).
-private final class FollowingStatements: SQLConnection {
-    private(set) var statements: [(sql: String, values: [SQLValue])] = []
-    var dialect: SQLDialect { .postgresql }
-
-    func runAfterCommit(_ sql: String, _ values: [SQLValue]) throws { statements.append((sql, values)) }
-    func execute(_ sql: String) throws { throw ConnectionNeeded(sql: sql) }
-    func run(_ sql: String, _ values: [SQLValue]) throws -> Int { throw ConnectionNeeded(sql: sql) }
-    func query<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
-        throw ConnectionNeeded(sql: sql)
-    }
-    func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
-        throw ConnectionNeeded(sql: sql)
-    }
-    func commitIfChanged(_ sql: String, _ values: [SQLValue], checkedBy check: CommitCheck?) throws -> Bool {
-        throw ConnectionNeeded(sql: sql)
-    }
 }

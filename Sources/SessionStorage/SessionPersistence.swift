@@ -15,13 +15,12 @@ package protocol SessionPersistence: Sendable {
     func storeEvent(_ write: EventWrite, on connection: any SQLConnection) throws -> EventWriteOutcome
 
     /// Stores an event's write that is a write of its own (`EventWrite.isLastStatement`, nothing
-    /// before it), in `store`, with what `following` adds to it (the notices other nodes hear once
-    /// it committed, `SQLConnection.runAfterCommit`). Answers as `storeEvent`, once the write is
-    /// durable; refused, nothing of it was kept. A backend may commit it in one transaction with
-    /// other sessions' events (PostgreSQL's group commit); by default it is a write of its own.
-    func storeEventAlone(
-        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
-    ) async throws -> EventWriteOutcome
+    /// before it), in `store`, and once it committed sends `notice` (a payload for `liveNotices`,
+    /// leased on the write's session) to other nodes' streams. Answers as `storeEvent`, once the
+    /// write is durable; refused, nothing of it was kept and nothing is sent. A backend may commit
+    /// it in one transaction with other sessions' events (PostgreSQL's group commit); by default it
+    /// is a write of its own.
+    func storeEventAlone(_ write: EventWrite, notice: String?, in store: any Store) async throws -> EventWriteOutcome
 
     /// Appends `record` as its session's newest entry (see `appendJournalEntry`).
     func appendJournal(_ record: JournalRecord, node: String, keep: Int, on connection: any SQLConnection) throws
@@ -42,19 +41,21 @@ package protocol SessionStore: Store {
 }
 
 extension SessionPersistence {
-    package func storeEventAlone(
-        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
-    ) async throws -> EventWriteOutcome {
-        try await storeEventInWrite(write, following: following, in: store)
+    package func storeEventAlone(_ write: EventWrite, notice: String?, in store: any Store) async throws
+        -> EventWriteOutcome
+    {
+        try await storeEventInWrite(write, notice: notice, in: store)
     }
 
     /// `storeEventAlone` as a write of `store`'s own: a refused outcome rolls it back.
-    package func storeEventInWrite(
-        _ write: EventWrite, following: @escaping @Sendable (any SQLConnection) throws -> Void, in store: any Store
-    ) async throws -> EventWriteOutcome {
+    package func storeEventInWrite(_ write: EventWrite, notice: String?, in store: any Store) async throws
+        -> EventWriteOutcome
+    {
         do {
             return try await store.write { connection in
-                try following(connection)
+                if let notice, let liveNotices {
+                    try liveNotices.notice(notice, ifLeased: write.session, now: write.now, on: connection)
+                }
                 let outcome = try storeEvent(write, on: connection)
                 guard case .stored = outcome else { throw RefusedEventWrite(outcome: outcome) }
                 return outcome

@@ -37,6 +37,5 @@ package final class UnusedConnection: SQLConnection {
 /// A statement tried on an `UnusedConnection`; the work runs again on a connection.
 package struct ConnectionNeeded: Error, CustomStringConvertible {
     package let sql: String
-    package init(sql: String) { self.sql = sql }
     package var description: String { "a statement where no connection was offered: \(sql)" }
 }

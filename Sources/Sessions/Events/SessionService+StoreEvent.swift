@@ -44,11 +44,10 @@ extension SessionService {
         -> JournalListings.Listed?
     {
         let write = eventWrite(ran, of: request, current: current, now: now)
-        let notice = LiveNotice.committed(request.sessionID, version: current.version + 1)
-        let outcome = try await storage("write") {
-            try await tables.storeEventAlone(
-                write, following: { try self.noticeOtherNodes([notice], $0, now: now) }, in: store)
-        }
+        // Made only where other nodes hear of commits (not per event on SQLite).
+        let notice =
+            tables.liveNotices == nil ? nil : LiveNotice.committed(request.sessionID, version: current.version + 1).payload
+        let outcome = try await storage("write") { try await tables.storeEventAlone(write, notice: notice, in: store) }
         return try listing(of: outcome)
     }
 
