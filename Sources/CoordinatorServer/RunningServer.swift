@@ -51,6 +51,7 @@ package final class RunningServer: Sendable {
         let heartbeat = application.sessions.startHeartbeats(every: .seconds(options.streamHeartbeat))
         // Effects run when a commit stores some; with test hooks, retries wait for `POST /test/effects`.
         await application.sessions.releaseDeadLeases()
+        await application.sessions.wakeEffectsDueAtStart()
         let effects = application.sessions.startRunningEffects(every: options.testHooks ? nil : .seconds(options.effectInterval))
         (self.sweeper, self.heartbeat, self.effects) = (sweeper, heartbeat, effects)
         do {

@@ -45,9 +45,10 @@ final class GroupCommit: Sendable {
     /// The most writes in one group: a group's results are read whole before anyone is answered.
     let maxWrites: Int
     let maxDrainers: Int
-    /// Runs a drainer on a pooled connection; nil when there is none (the pool closed, or it
-    /// cannot connect).
-    private let onConnection: @Sendable (@escaping @Sendable (PostgresConnection?) -> Void) -> Void
+    /// Runs a drainer on a pooled connection (nil when there is none: the pool closed, or it
+    /// cannot connect); what the drainer returns runs once that connection is free again.
+    private let onConnection: @Sendable (@escaping Drainer) -> Void
+    typealias Drainer = @Sendable (PostgresConnection?) -> @Sendable () -> Void
 
     private let state = Mutex(State())
     private struct State {
@@ -61,7 +62,7 @@ final class GroupCommit: Sendable {
 
     init(
         maxWrites: Int = 128, maxDrainers: Int = 1,
-        onConnection: @escaping @Sendable (@escaping @Sendable (PostgresConnection?) -> Void) -> Void
+        onConnection: @escaping @Sendable (@escaping Drainer) -> Void
     ) {
         self.maxWrites = max(1, maxWrites)
         self.maxDrainers = max(1, maxDrainers)
@@ -81,10 +82,13 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Sends one group on `connection`; then, while writes wait, goes on as pool work of its own
-    /// again: the pool's other work that waits for a connection (a reading flow's event, a sweep)
-    /// runs in between, in its turn, however busy the group commit is (with a pool of one, too).
-    private func drain(on connection: PostgresConnection?) {
+    /// Sends one group on `connection`; its writers are answered once the connection is free
+    /// again, since a write sent alone next (behind a pooler, or after a failed group) wants one
+    /// at once: answered earlier, it found none idle and opened another. Then, while writes wait,
+    /// the drainer goes on as pool work of its own again: the pool's other work that waits for a
+    /// connection (a reading flow's event, a sweep) runs in between, in its turn, however busy the
+    /// group commit is (with a pool of one, too).
+    private func drain(on connection: PostgresConnection?) -> @Sendable () -> Void {
         let group = state.withLock { state in
             guard !state.held, !state.waiting.isEmpty else {
                 state.drainers -= 1
@@ -95,16 +99,19 @@ final class GroupCommit: Sendable {
             (state.groups, state.groupedWrites) = (state.groups + 1, state.groupedWrites + taken.count)
             return taken
         }
-        guard !group.isEmpty else { return }
+        guard !group.isEmpty else { return {} }
+        let outcomes: [Outcome]
         if let connection {
             let writes = group.map(\.write)
             let notices = PostgresLiveNotices.statement(sending: writes.compactMap(\.notice))
-            let outcomes = connection.commitGroup(writes.map { ($0.sql, $0.values) }, following: notices.map { [$0] } ?? [])
-            for (waiting, outcome) in zip(group, outcomes) { waiting.answer.resume(returning: outcome) }
+            outcomes = connection.commitGroup(writes.map { ($0.sql, $0.values) }, following: notices.map { [$0] } ?? [])
         } else {
-            for waiting in group { waiting.answer.resume(returning: .alone) }
+            outcomes = Array(repeating: .alone, count: group.count)
         }
-        onConnection { self.drain(on: $0) }
+        return {
+            for (waiting, outcome) in zip(group, outcomes) { waiting.answer.resume(returning: outcome) }
+            self.onConnection { self.drain(on: $0) }
+        }
     }
 
     /// Groups sent so far, and the writes they held (for `/metrics`).

@@ -48,12 +48,10 @@ final class PostgresPool: Sendable {
 
     /// Runs `body` on a connection of the pool, on that connection's queue, without waiting for it
     /// (a group commit's drainer): with nil when the pool is closed or the connection cannot be
-    /// opened.
-    func run(_ body: @escaping @Sendable (PostgresConnection?) -> Void) {
-        submit { pooled in
-            body(pooled.flatMap { try? $0.connection(url: self.url) })
-            return {}
-        }
+    /// opened. What `body` returns runs once the connection is free again, as a caller of
+    /// `withConnection` is resumed: whoever it answers may want a connection at once.
+    func run(_ body: @escaping @Sendable (PostgresConnection?) -> @Sendable () -> Void) {
+        submit { pooled in body(pooled.flatMap { try? $0.connection(url: self.url) }) }
     }
 
     /// Connections open now, in use now, and callers waiting for one.

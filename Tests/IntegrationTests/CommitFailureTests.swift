@@ -12,6 +12,13 @@ import Testing
 @Suite struct CommitFailureTests {
     /// A server on a new database, through a `CommitCutter` in front of the shared cluster; test
     /// hooks on, so no periodic sweep commits anything but the test's events.
+    /// The PostgreSQL connections `server`'s pool holds open (`/metrics`).
+    static func openConnections(_ server: ServerProcess) async throws -> Int {
+        let text = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix("coordinatord_database_connections ") }
+        return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
+    }
+
     static func server(hidingServerProcess: Bool = false) async throws -> (ServerProcess, CommitCutter) {
         let url = try await Backend.postgresql.newDatabase()
         let cluster = try await TestHTTP.offPool { try PostgresCluster.shared }
@@ -63,6 +70,10 @@ import Testing
         try Journey.expect200(try await client.send("back"))
         let afterBack = try await PostgresRoundTripTests.roundTrips(server)
         #expect(afterBack - before == 2, "round trips: \(afterBack - before); \(server.log.suffix(3000))")
+        // One client's events, one after another, need one connection: an event is answered by
+        // the group commit only once the group's connection is free again (before, the write it
+        // then sends alone raced the group for it, and opened a second one: a round trip more).
+        #expect(try await Self.openConnections(server) == 1)
         cutter.arm(cut)
         let answer = try await client.send("logIn")
         #expect(cutter.cuts == 1)

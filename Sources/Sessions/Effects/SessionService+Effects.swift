@@ -43,7 +43,6 @@ extension SessionService {
                 }
             }
         }
-        effects.wake()  // whatever is due already (a restart)
         return Task { [self] in
             for await _ in effects.wakes {
                 if Task.isCancelled { break }
@@ -51,6 +50,16 @@ extension SessionService {
             }
             ticker?.cancel()
         }
+    }
+
+    /// At start, before the server listens: wakes the runner when effects are due already (a
+    /// restart), after one read. A server with none does no work of its own once it listens, so
+    /// the first requests it serves find the store as they left it (and tests that count round
+    /// trips count only theirs). A read that fails wakes the runner, which retries and logs.
+    package func wakeEffectsDueAtStart() async {
+        let (now, tables) = (now(), self.tables)
+        let due = (try? await read { try tables.anyEffectDue(now: now, on: $0) }) ?? true
+        if due { effects.wake() }
     }
 
     /// Ends every effect lease at start on a store only this process uses: the leases are a dead
