@@ -79,7 +79,7 @@ private enum EncodedPart {
         case .done(let value): value.write(to: &output)
         case .object(let object): object.write(to: &output)
         case .array(let array): array.write(to: &output)
-        case .deferred: output.append(contentsOf: "{}".utf8)  // resolved never is
+        case .deferred: output.appendLiteral("{}")  // resolved never is
         }
     }
 }

@@ -194,9 +194,8 @@ public struct NavigationApp: Sendable {
         guard let top = tree.top, event.screen == top.id else {
             throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
         }
-        let accepted = acceptedEvents(in: tree)
-        guard accepted.contains(event.name) || (event.name == SystemEvent.open.name && !links.isEmpty) else {
-            throw EventRejection.undeclaredEvent(event: event.name, accepted: accepted)
+        guard accepts(event.name, in: tree) || (event.name == SystemEvent.open.name && !links.isEmpty) else {
+            throw EventRejection.undeclaredEvent(event: event.name, accepted: acceptedEvents(in: tree))
         }
         switch event.name {
         case SystemEvent.back.name:
@@ -276,6 +275,18 @@ public struct NavigationApp: Sendable {
         return names
     }
 
+    /// Whether `acceptedEvents(in: tree)` holds `name`, without listing them.
+    private func accepts(_ name: String, in tree: NavigationTree) -> Bool {
+        guard let index = tree.topLayerIndex, let top = tree.layers[index].topVisibleScreen else { return false }
+        let layer = tree.layers[index]
+        switch name {
+        case SystemEvent.back.name where layer.visibleScreens.count > 1: return true
+        case SystemEvent.dismiss.name where layer.presentation != .root: return true
+        case SystemEvent.selectTab.name where layer.isTabs: return true
+        default: return screens[top.name]?.events.contains { $0.name == name } ?? false
+        }
+    }
+
     // MARK: - Routing
 
     /// The coordinating-responder chain: the screen's owner first, then each ancestor.
@@ -292,7 +303,7 @@ public struct NavigationApp: Sendable {
     /// Tells the owner of the top screen when the event uncovered it (it was there before, not on top).
     private func revealed(since before: NavigationTree, _ context: inout Context) throws {
         guard let top = context.tree.top, top.id != before.top?.id, before.screen(top.id) != nil,
-            context.tree.nodes[top.owner] != nil
+            context.tree.nodes.index(forKey: top.owner) != nil
         else { return }
         try context.run(top.owner) { coordinator, context in try coordinator.screenAppeared(top, &context) }
         try settle(&context)

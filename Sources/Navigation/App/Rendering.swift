@@ -47,7 +47,7 @@ extension NavigationApp {
         writeStack(tree, top: top?.id, to: &output)
         writeExtra(before: "top", to: &output)
         JSONWriting.writeKey("top", to: &output, first: &first)
-        if let top { JSONValue.writeString(top.id.rawValue, to: &output) } else { output.append(contentsOf: "null".utf8) }
+        if let top { JSONValue.writeString(top.id.rawValue, to: &output) } else { output.appendLiteral("null") }
         writeExtra(before: "user", to: &output)
         JSONWriting.writeKey("user", to: &output, first: &first)
         SessionUser.write(tree.user, to: &output)
@@ -77,18 +77,18 @@ extension NavigationApp {
             output.append(UInt8(ascii: "["))
             for (index, screen) in screens.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: #"{"events":"#.utf8)
+                output.appendLiteral(#"{"events":"#)
                 if screen.id == top {
                     output.append(contentsOf: accepted)
                 } else {
                     output.append(UInt8(ascii: "["))
                     output.append(UInt8(ascii: "]"))
                 }
-                output.append(contentsOf: #","id":"#.utf8)
+                output.appendLiteral(#","id":"#)
                 JSONValue.writeString(screen.id.rawValue, to: &output)
-                output.append(contentsOf: #","name":"#.utf8)
+                output.appendLiteral(#","name":"#)
                 JSONValue.writeString(screen.name, to: &output)
-                output.append(contentsOf: #","props":"#.utf8)
+                output.appendLiteral(#","props":"#)
                 output.append(contentsOf: screen.propsJSON)
                 output.append(UInt8(ascii: "}"))
             }
@@ -97,15 +97,15 @@ extension NavigationApp {
         output.append(UInt8(ascii: "["))
         for (layerIndex, layer) in tree.layers.enumerated() {
             if layerIndex > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: #"{"presentation":"#.utf8)
+            output.appendLiteral(#"{"presentation":"#)
             JSONValue.writeString(layer.presentation.rawValue, to: &output)
             if let tabs = layer.tabs {
-                output.append(contentsOf: #","selectedTab":"#.utf8)
+                output.appendLiteral(#","selectedTab":"#)
                 JSONValue.optional(layer.selectedTab).write(to: &output)
-                output.append(contentsOf: #","tabs":"#.utf8)
+                output.appendLiteral(#","tabs":"#)
                 tabs.write(to: &output) { screens, output in write(screens, to: &output) }
             } else {
-                output.append(contentsOf: #","screens":"#.utf8)
+                output.appendLiteral(#","screens":"#)
                 write(layer.screens, to: &output)
             }
             output.append(UInt8(ascii: "}"))

@@ -18,10 +18,10 @@ public struct SessionUser: Sendable, Codable, Hashable {
 
     /// Writes `user` as the State and snapshots show it, `{"displayName":…,"id":…}`, or `null`.
     static func write(_ user: SessionUser?, to output: inout [UInt8]) {
-        guard let user else { return output.append(contentsOf: "null".utf8) }
-        output.append(contentsOf: #"{"displayName":"#.utf8)
+        guard let user else { return output.appendLiteral("null") }
+        output.appendLiteral(#"{"displayName":"#)
         JSONValue.writeString(user.displayName, to: &output)
-        output.append(contentsOf: #","id":"#.utf8)
+        output.appendLiteral(#","id":"#)
         output.appendDecimal(Int(user.id))
         output.append(UInt8(ascii: "}"))
     }

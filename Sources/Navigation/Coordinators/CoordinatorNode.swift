@@ -94,7 +94,7 @@ extension CoordinatorNode {
     /// This node as the snapshot stores it (the keys `Codable` decodes), its state spliced in
     /// from `encodedState`.
     func writeSnapshot(to output: inout [UInt8]) throws {
-        output.append(contentsOf: #"{"children":{"#.utf8)
+        output.appendLiteral(#"{"children":{"#)
         for (index, child) in children.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONValue.writeString(child.key, to: &output)
@@ -103,22 +103,22 @@ extension CoordinatorNode {
         }
         output.append(UInt8(ascii: "}"))
         if let home {
-            output.append(contentsOf: #","home":"#.utf8)
+            output.appendLiteral(#","home":"#)
             home.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: #","id":"#.utf8)
+        output.appendLiteral(#","id":"#)
         output.appendDecimal(id)
-        output.append(contentsOf: #","key":"#.utf8)
+        output.appendLiteral(#","key":"#)
         JSONValue.writeString(key, to: &output)
         if let parent {
-            output.append(contentsOf: #","parent":"#.utf8)
+            output.appendLiteral(#","parent":"#)
             output.appendDecimal(parent)
         }
-        output.append(contentsOf: hasShownScreens ? #","shown":true,"state":"#.utf8 : #","shown":false,"state":"#.utf8)
+        if hasShownScreens { output.appendLiteral(#","shown":true,"state":"#) } else { output.appendLiteral(#","shown":false,"state":"#) }
         output.append(contentsOf: try encodedState ?? Self.encode(coordinator))
-        output.append(contentsOf: #","type":"#.utf8)
+        output.appendLiteral(#","type":"#)
         JSONValue.writeString(typeName, to: &output)
-        output.append(contentsOf: #","version":"#.utf8)
+        output.appendLiteral(#","version":"#)
         output.appendDecimal(type(of: coordinator).schemaVersion)
         output.append(UInt8(ascii: "}"))
     }

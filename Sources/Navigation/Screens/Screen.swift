@@ -137,6 +137,13 @@ public struct Layer: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// True when the stack that is shown has a screen: `topVisibleScreen != nil` without a copy
+    /// of that screen (each `top` looks at every layer's).
+    var showsScreen: Bool {
+        guard let tabs else { return !screens.isEmpty }
+        return tabs.contains { $0.name == selectedTab && !$0.screens.isEmpty }
+    }
+
     /// Every screen of the layer, all tabs included.
     var allScreens: [Screen] {
         guard let tabs else { return screens }
@@ -172,13 +179,13 @@ struct StackRef: Sendable, Hashable, Codable {
 
 extension Screen {
     func writeSnapshot(to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"id":"#.utf8)
+        output.appendLiteral(#"{"id":"#)
         JSONValue.writeString(id.rawValue, to: &output)
-        output.append(contentsOf: #","name":"#.utf8)
+        output.appendLiteral(#","name":"#)
         JSONValue.writeString(name, to: &output)
-        output.append(contentsOf: #","owner":"#.utf8)
+        output.appendLiteral(#","owner":"#)
         output.appendDecimal(owner)
-        output.append(contentsOf: #","props":"#.utf8)
+        output.appendLiteral(#","props":"#)
         output.append(contentsOf: propsJSON)
         output.append(UInt8(ascii: "}"))
     }
@@ -197,20 +204,20 @@ extension Array where Element == Screen {
 
 extension Layer {
     func writeSnapshot(to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"id":"#.utf8)
+        output.appendLiteral(#"{"id":"#)
         output.appendDecimal(id)
-        output.append(contentsOf: #","owner":"#.utf8)
+        output.appendLiteral(#","owner":"#)
         output.appendDecimal(owner)
-        output.append(contentsOf: #","presentation":"#.utf8)
+        output.appendLiteral(#","presentation":"#)
         JSONValue.writeString(presentation.rawValue, to: &output)
-        output.append(contentsOf: #","screens":"#.utf8)
+        output.appendLiteral(#","screens":"#)
         screens.writeSnapshot(to: &output)
         if let selectedTab {
-            output.append(contentsOf: #","selectedTab":"#.utf8)
+            output.appendLiteral(#","selectedTab":"#)
             JSONValue.writeString(selectedTab, to: &output)
         }
         if let tabs {
-            output.append(contentsOf: #","tabs":"#.utf8)
+            output.appendLiteral(#","tabs":"#)
             tabs.write(to: &output) { screens, output in screens.writeSnapshot(to: &output) }
         }
         output.append(UInt8(ascii: "}"))
@@ -224,11 +231,11 @@ extension Array where Element == Tab {
         output.append(UInt8(ascii: "["))
         for (index, tab) in enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: #"{"name":"#.utf8)
+            output.appendLiteral(#"{"name":"#)
             JSONValue.writeString(tab.name, to: &output)
-            output.append(contentsOf: #","screens":"#.utf8)
+            output.appendLiteral(#","screens":"#)
             writeScreens(tab.screens, &output)
-            output.append(contentsOf: #","title":"#.utf8)
+            output.appendLiteral(#","title":"#)
             JSONValue.writeString(tab.title, to: &output)
             output.append(UInt8(ascii: "}"))
         }
@@ -239,10 +246,10 @@ extension Array where Element == Tab {
 extension StackRef {
     /// `{"layer":…,"tab":…}` (no `tab` when nil), the keys in order, as `Codable` decodes it.
     func writeSnapshot(to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"layer":"#.utf8)
+        output.appendLiteral(#"{"layer":"#)
         output.appendDecimal(layer)
         if let tab {
-            output.append(contentsOf: #","tab":"#.utf8)
+            output.appendLiteral(#","tab":"#)
             JSONValue.writeString(tab, to: &output)
         }
         output.append(UInt8(ascii: "}"))

@@ -18,7 +18,7 @@ public struct NavigationTree: Sendable, Equatable {
 
     /// The layer that is shown on top (empty layers are skipped).
     var topLayerIndex: Int? {
-        layers.lastIndex { $0.topVisibleScreen != nil }
+        layers.lastIndex { $0.showsScreen }
     }
 
     /// The one screen that accepts events now.

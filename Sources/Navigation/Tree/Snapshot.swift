@@ -63,29 +63,29 @@ extension NavigationApp {
     public func snapshot(_ tree: NavigationTree) throws -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(tree.estimatedJSONBytes)
-        output.append(contentsOf: #"{"coordinators":["#.utf8)
+        output.appendLiteral(#"{"coordinators":["#)
         for (index, node) in tree.nodes.values.sorted(by: { $0.id < $1.id }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             try node.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: #"],"format":"#.utf8)
+        output.appendLiteral(#"],"format":"#)
         output.appendDecimal(SnapshotDocument.currentFormat)
-        output.append(contentsOf: #","layers":["#.utf8)
+        output.appendLiteral(#","layers":["#)
         for (index, layer) in tree.layers.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             layer.writeSnapshot(to: &output)
         }
-        output.append(contentsOf: #"],"nextCoordinator":"#.utf8)
+        output.appendLiteral(#"],"nextCoordinator":"#)
         output.appendDecimal(tree.nextCoordinator)
-        output.append(contentsOf: #","nextLayer":"#.utf8)
+        output.appendLiteral(#","nextLayer":"#)
         output.appendDecimal(tree.nextLayer)
-        output.append(contentsOf: #","nextScreen":"#.utf8)
+        output.appendLiteral(#","nextScreen":"#)
         output.appendDecimal(tree.nextScreen)
-        output.append(contentsOf: #","platform":"#.utf8)
+        output.appendLiteral(#","platform":"#)
         JSONValue.writeString(tree.platform.rawValue, to: &output)
-        output.append(contentsOf: #","root":"#.utf8)
+        output.appendLiteral(#","root":"#)
         output.appendDecimal(tree.rootID)
-        output.append(contentsOf: #","user":"#.utf8)
+        output.appendLiteral(#","user":"#)
         SessionUser.write(tree.user, to: &output)
         output.append(UInt8(ascii: "}"))
         return output
