@@ -19,6 +19,30 @@ import Testing
         #expect((prepared ?? .max) <= 256)
     }
 
+    /// Every kind of value a statement binds reaches PostgreSQL as it was, however its neighbours
+    /// are packed: the extremes of an integer, a real, empty and non-ASCII text, empty and binary
+    /// blobs (a NUL inside, 0xFF), and NULL between them.
+    @Test func boundValuesArriveAsTheyWere() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        let blob: [UInt8] = [0, 1, 0xFF, 0, 42]
+        let row = try await TestHTTP.offPool {
+            let connection = try PostgresConnection(url: url)
+            return try connection.queryFirst(
+                "SELECT ?1::bigint, ?2::bigint, ?3::bigint, ?4::float8, ?5::text, ?6::text, ?7::bytea, ?8::bytea, CASE WHEN ?9::text IS NULL THEN 1 ELSE 0 END, ?10::text",
+                [.integer(.min), .integer(.max), .integer(0), .real(-2.5), .text(""), .text("é \"q\" \\ 日本"), .blob([]), .blob(blob), .null, .text("last")]
+            ) { row in
+                (row.int64(0), row.int64(1), row.int64(2), row.double(3), row.string(4), row.string(5), row.blob(6), row.blob(7),
+                 row.int(8), row.string(9))
+            }
+        }
+        let values = try #require(row)
+        #expect(values.0 == .min && values.1 == .max && values.2 == 0)
+        #expect(values.3 == -2.5)
+        #expect(values.4 == "" && values.5 == "é \"q\" \\ 日本")
+        #expect(values.6 == [] && values.7 == blob)
+        #expect(values.8 == 1 && values.9 == "last")
+    }
+
     /// A statement queued to follow `COMMIT` runs, as itself, even when the same write's later
     /// statements filled the cache of prepared statements (which drops them all): with the commit
     /// of a statement, and with the plain `COMMIT` of a write.
