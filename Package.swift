@@ -109,7 +109,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Store", "SessionStorage", "CPostgres", "CThreadName", .product(name: "DequeModule", package: "swift-collections"),
+                "Store", "SessionStorage", "CPostgres", "CThreadName", "CoordinatorJSON",
+                .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "Secrets", dependencies: ["CSodium", "CThreadName"]),
         // The JSON value, its parser and writer: shared by the runtime and the client.

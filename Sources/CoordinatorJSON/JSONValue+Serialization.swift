@@ -133,16 +133,16 @@ extension JSONValue {
 }
 
 extension [UInt8] {
-    /// `value` in decimal, written without making a `String`: States and snapshots are full of
-    /// numbers, and string interpolation cost a few per cent of an event.
     /// Appends a literal's UTF-8 bytes. A `StaticString` has them at hand, where a `String`'s
-    /// `utf8` view goes through the generic sequence path: about 250 instructions an append, and
-    /// a snapshot and an answer make some forty of them.
+    /// `utf8` view goes through the generic sequence path, and a snapshot and an answer append
+    /// some forty literals.
     @inline(__always)
     package mutating func appendLiteral(_ text: StaticString) {
         text.withUTF8Buffer { append(contentsOf: $0) }
     }
 
+    /// `value` in decimal, written without making a `String`: States, snapshots and PostgreSQL's
+    /// parameters are full of numbers, and string interpolation cost a few per cent of an event.
     package mutating func appendDecimal(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude

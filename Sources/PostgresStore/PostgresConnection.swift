@@ -1,4 +1,5 @@
 import CPostgres
+import CoordinatorJSON
 import Foundation
 import Store
 import Synchronization
@@ -587,7 +588,7 @@ private struct Parameters {
                 continue
             case .integer(let integer):
                 starts.append(bytes.count)
-                appendDecimal(integer)
+                bytes.appendDecimal(Int(integer))
             case .real(let real):
                 starts.append(bytes.count)
                 bytes.append(contentsOf: Array("\(real)".utf8))
@@ -629,21 +630,6 @@ private struct Parameters {
         case .real: PostgresType.float8
         case .blob: PostgresType.bytea
         case .null, .text: 0
-        }
-    }
-
-    /// `value` in decimal, without a `String` in between.
-    private mutating func appendDecimal(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }
