@@ -579,28 +579,18 @@ private struct Parameters {
             }
         })
         for value in values {
-            var (length, format): (Int32, Int32) = (0, 0)
+            var (start, length, format): (Int?, Int32, Int32) = (bytes.count, 0, 0)
             switch value {
-            case .null:
-                starts.append(nil)
-                lengths.append(0)
-                formats.append(0)
-                continue
-            case .integer(let integer):
-                starts.append(bytes.count)
-                bytes.appendDecimal(Int(integer))
-            case .real(let real):
-                starts.append(bytes.count)
-                bytes.append(contentsOf: Array("\(real)".utf8))
-            case .text(var text):
-                starts.append(bytes.count)
-                text.withUTF8 { bytes.append(contentsOf: $0) }
+            case .null: start = nil
+            case .integer(let integer): bytes.appendDecimal(Int(integer))
+            case .real(let real): bytes.append(contentsOf: "\(real)".utf8)
+            case .text(var text): text.withUTF8 { bytes.append(contentsOf: $0) }
             case .blob(let blob):
-                starts.append(bytes.count)
                 bytes.append(contentsOf: blob)
                 (length, format) = (Int32(blob.count), 1)
             }
-            bytes.append(0)
+            if start != nil { bytes.append(0) }
+            starts.append(start)
             lengths.append(length)
             formats.append(format)
         }

@@ -10,15 +10,13 @@ import Testing
 /// together: the server tells by the token its write stored. An event whose flow ran a statement
 /// first (`submit`) knows its transaction's id before `COMMIT`: the server asks `txid_status`.
 @Suite struct CommitFailureTests {
-    /// A server on a new database, through a `CommitCutter` in front of the shared cluster; test
-    /// hooks on, so no periodic sweep commits anything but the test's events.
-    /// The PostgreSQL connections `server`'s pool holds open (`/metrics`).
+    /// The PostgreSQL connections `server`'s pool holds open.
     static func openConnections(_ server: ServerProcess) async throws -> Int {
-        let text = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
-        let line = text.split(separator: "\n").first { $0.hasPrefix("coordinatord_database_connections ") }
-        return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
+        Int(try await server.metric("coordinatord_database_connections") ?? -1)
     }
 
+    /// A server on a new database, through a `CommitCutter` in front of the shared cluster; test
+    /// hooks on, so no periodic sweep commits anything but the test's events.
     static func server(hidingServerProcess: Bool = false) async throws -> (ServerProcess, CommitCutter) {
         let url = try await Backend.postgresql.newDatabase()
         let cluster = try await TestHTTP.offPool { try PostgresCluster.shared }

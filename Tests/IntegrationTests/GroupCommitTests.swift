@@ -28,10 +28,7 @@ import Testing
     /// The group commits and the writes they held so far (`/metrics`).
     static func grouped(_ port: UInt16) async throws -> (groups: Int, writes: Int) {
         let text = try await TestHTTP.request(port: port, "GET", "/metrics").text
-        func value(_ name: String) -> Int {
-            let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-            return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
-        }
+        func value(_ name: String) -> Int { Int(ServerProcess.metric(name, in: text) ?? -1) }
         return (value("coordinatord_database_group_commits_total"), value("coordinatord_database_grouped_writes_total"))
     }
 

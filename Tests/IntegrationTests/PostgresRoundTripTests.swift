@@ -12,9 +12,7 @@ import Testing
 @Suite struct PostgresRoundTripTests {
     /// The server's count of round trips to PostgreSQL (`/metrics`; preparations counted apart).
     static func roundTrips(_ server: ServerProcess) async throws -> Int {
-        let text = try await TestHTTP.request(port: server.port, "GET", "/metrics").text
-        let line = text.split(separator: "\n").first { $0.hasPrefix("coordinatord_database_round_trips_total ") }
-        return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
+        Int(try await server.metric("coordinatord_database_round_trips_total") ?? -1)
     }
 
     /// A navigation event whose flow reads nothing: `BEGIN`, the folded write, `COMMIT` and the

@@ -269,21 +269,27 @@ public struct NavigationApp: Sendable {
         guard let index = tree.topLayerIndex, let top = tree.top else { return [] }
         let layer = tree.layers[index]
         var names = screens[top.name]?.events.map(\.name) ?? []
-        if layer.visibleScreens.count > 1 { names.append(SystemEvent.back.name) }
-        if layer.presentation != .root { names.append(SystemEvent.dismiss.name) }
-        if layer.isTabs { names.append(SystemEvent.selectTab.name) }
+        for name in Self.layerEvents where Self.layer(layer, accepts: name) { names.append(name) }
         return names
     }
 
     /// Whether `acceptedEvents(in: tree)` holds `name`, without listing them.
     private func accepts(_ name: String, in tree: NavigationTree) -> Bool {
         guard let index = tree.topLayerIndex, let top = tree.layers[index].topVisibleScreen else { return false }
-        let layer = tree.layers[index]
+        return Self.layer(tree.layers[index], accepts: name) || screens[top.name]?.events.contains { $0.name == name } == true
+    }
+
+    /// The system events that apply depending on the top layer, in the order they are listed.
+    private static let layerEvents = [SystemEvent.back.name, SystemEvent.dismiss.name, SystemEvent.selectTab.name]
+
+    /// Whether the system event `name` applies on `layer`, the top one: `back` over a screen below,
+    /// `dismiss` off the root, `selectTab` among tabs. False for any other name.
+    private static func layer(_ layer: Layer, accepts name: String) -> Bool {
         switch name {
-        case SystemEvent.back.name where layer.visibleScreens.count > 1: return true
-        case SystemEvent.dismiss.name where layer.presentation != .root: return true
-        case SystemEvent.selectTab.name where layer.isTabs: return true
-        default: return screens[top.name]?.events.contains { $0.name == name } ?? false
+        case SystemEvent.back.name: layer.visibleScreens.count > 1
+        case SystemEvent.dismiss.name: layer.presentation != .root
+        case SystemEvent.selectTab.name: layer.isTabs
+        default: false
         }
     }
 

@@ -139,10 +139,7 @@ public struct Layer: Sendable, Hashable, Codable {
 
     /// True when the stack that is shown has a screen: `topVisibleScreen != nil` without a copy
     /// of that screen (each `top` looks at every layer's).
-    var showsScreen: Bool {
-        guard let tabs else { return !screens.isEmpty }
-        return tabs.contains { $0.name == selectedTab && !$0.screens.isEmpty }
-    }
+    var showsScreen: Bool { !visibleScreens.isEmpty }
 
     /// Every screen of the layer, all tabs included.
     var allScreens: [Screen] {
