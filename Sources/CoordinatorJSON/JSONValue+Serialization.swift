@@ -57,8 +57,7 @@ extension JSONValue {
 
     package static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
+        string.withUTF8Bytes { bytes in
             // Runs of bytes that need no escaping are copied in one go.
             var runStart = 0
             forEachByteToEscape(in: bytes) { index, byte in
@@ -83,8 +82,7 @@ extension JSONValue {
     /// not counted): a quote, a backslash, a tab or a line break takes two, other control
     /// characters six, every other byte one. For apps that budget what a screen's props may hold.
     public static func escapedByteCount(of text: String) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
+        return text.withUTF8Bytes { bytes in
             var count = bytes.count
             forEachByteToEscape(in: bytes) { _, byte in
                 switch byte {
@@ -155,5 +153,16 @@ extension [UInt8] {
             } while magnitude > 0
             append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
+    }
+}
+
+
+extension String {
+    /// The string's UTF-8 bytes, lent without a copy when the string is native. (`withUTF8` is
+    /// mutating: calling it on a `var` copy of a `let` retained the string every time.)
+    package func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
     }
 }

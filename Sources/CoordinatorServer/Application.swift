@@ -55,7 +55,7 @@ struct Application {
 
         var router = Router { error, request in
             var metadata: Logger.Metadata = [
-                "request_id": "\(request.headers["X-Request-Id"] ?? "")", "path": "\(LogText.escaped(request.path))",
+                "request_id": "\(request.requestID)", "path": "\(LogText.escaped(request.path))",
                 "error": "\(error)",
             ]
             if let failed = error as? StatementFailed {

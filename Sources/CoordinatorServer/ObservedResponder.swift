@@ -20,7 +20,7 @@ struct ObservedResponder: HTTPResponder {
         let requestID = requestIDs.next()
         let resolution = router.resolve(method: request.method, path: request.path)
         var request = request
-        request.headers.set("X-Request-Id", requestID)  // handlers that log can name the request
+        request.requestID = requestID  // handlers that log can name the request
         let route = resolution.route?.pattern ?? "unmatched"
         var response = await traced(request, route: route) { await resolution.respond(to: request) }
         response.headers.set("X-Request-Id", requestID)

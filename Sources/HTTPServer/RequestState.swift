@@ -25,13 +25,13 @@ final class RequestState: Sendable {
         self.path = path
         self.remoteAddress = remoteAddress
         self.version = version
+        headers.reserveCapacity(12)
     }
 
     func request(trusting proxies: TrustedProxies) -> HTTPRequest {
-        var request = HTTPRequest(
+        HTTPRequest(
             method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress,
-            clientAddress: proxies.clientAddress(peer: remoteAddress, forwardedFor: headers.values("X-Forwarded-For")))
-        request.version = version
-        return request
+            clientAddress: proxies.clientAddress(peer: remoteAddress, forwardedFor: headers.values("X-Forwarded-For")),
+            version: version)
     }
 }

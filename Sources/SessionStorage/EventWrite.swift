@@ -1,8 +1,9 @@
 import Store
 
 /// What an event's commit stores: the session's new version over the one it was made from, and
-/// what goes with it.
-package struct EventWrite: Sendable {
+/// what goes with it. A class, immutable: it is handed to the writer (or a group commit) and its
+/// statements, and a struct of this size was copied, every field retained, at each hand-off.
+package final class EventWrite: Sendable {
     package let session: String
     package let expectedVersion: Int
     package let snapshot: [UInt8]

@@ -1,5 +1,7 @@
-/// What is appended to a journal: everything of an entry but its position.
-package struct JournalRecord: Sendable {
+/// What is appended to a journal: everything of an entry but its position. A class, though
+/// immutable like a value: it travels from the flow's run to the writer inside other values, and
+/// each copy of its eight texts retained them all.
+package final class JournalRecord: Sendable {
     package let session: String
     /// The session's user after the event (before it, for a sign-out): whose account's deletion erases it.
     package let user: Int64?
@@ -17,7 +19,7 @@ package struct JournalRecord: Sendable {
     /// The stored (packed) snapshot after the event; nil for a replay, which changed nothing.
     package let snapshot: [UInt8]?
     /// The model writes the event's flow made, as JSON text; nil for none or not recorded.
-    package var writesText: String?
+    package let writesText: String?
 
     package init(
         session: String, user: Int64?, versionBefore: Int, version: Int, at: Int64, screen: String, screenName: String,

@@ -10,8 +10,10 @@ import Store
 /// on the hash pool, capped per client; `PreparationNeeded`), and the snapshot's byte limit.
 ///
 /// The session service runs every session's start and every event through it; `CoordinatorTesting`
-/// runs an app's tests through it, so a test runs the very loop the server runs.
-package struct FlowRunner: Sendable {
+/// runs an app's tests through it, so a test runs the very loop the server runs. A class (all of
+/// it constant): each event's stages reach it several times, and a struct holding the app was
+/// copied, its fields retained, at each.
+package final class FlowRunner: Sendable {
     package let app: NavigationApp
     let passwords: PasswordHashPool
     let passwordJobs: PasswordJobsPerClient

@@ -101,7 +101,7 @@ package struct JournalEntry: Sendable {
 extension JournalRecord {
     /// The payload is serialized here, where the record is made (for an event, on the reader that
     /// ran its flow), so that the writer, which every event waits for in turn, only binds text.
-    init(
+    convenience init(
         session: String, user: Int64?, versionBefore: Int, version: Int, at: Int64, screen: String, screenName: String,
         event: String, payload: JournaledPayload, replay: Bool, snapshot: [UInt8]?, writes: String? = nil
     ) {

@@ -43,7 +43,7 @@ extension SessionService {
         _ request: EventRequest, current: ResidentSession.State, tree: NavigationTree, snapshot: [UInt8], now: Int64,
         writes: String? = nil
     ) -> JournalRecord {
-        let screenName = request.event.delivery != nil ? "" : current.tree.top?.name ?? ""
+        let screenName = request.event.delivery != nil ? "" : current.tree.topIdentity?.name ?? ""
         return JournalRecord(
             session: request.sessionID, user: tree.user?.id ?? current.tree.user?.id, versionBefore: current.version,
             version: current.version + 1, at: now,

@@ -191,8 +191,8 @@ public struct NavigationApp: Sendable {
             }
             return try finishApplying(since: tree, &context, into: &tree)
         }
-        guard let top = tree.top, event.screen == top.id else {
-            throw EventRejection.notTopScreen(screen: event.screen, top: tree.top?.id)
+        guard let topID = tree.topIdentity?.id, event.screen == topID else {
+            throw EventRejection.notTopScreen(screen: event.screen, top: tree.topIdentity?.id)
         }
         guard accepts(event.name, in: tree) || (event.name == SystemEvent.open.name && !links.isEmpty) else {
             throw EventRejection.undeclaredEvent(event: event.name, accepted: acceptedEvents(in: tree))
@@ -210,6 +210,8 @@ public struct NavigationApp: Sendable {
             let payload = try Payload.validate(event.payload, against: SystemEvent.open).get()
             try open(links.link(for: payload.string("link")), &context)
         default:
+            // The whole screen only here, where the event carries it (the checks above read in place).
+            guard let top = tree.top else { throw EventRejection.notTopScreen(screen: event.screen, top: nil) }
             let declaration = screens[top.name]?.event(named: event.name) ?? EventDeclaration(event.name)
             let payload = try Payload.validate(event.payload, against: declaration).get()
             try dispatch(ScreenEvent(screen: top, name: event.name, payload: payload), &context)
@@ -266,7 +268,7 @@ public struct NavigationApp: Sendable {
 
     /// The events the top screen accepts now: its declared ones, then the system events that apply.
     public func acceptedEvents(in tree: NavigationTree) -> [String] {
-        guard let index = tree.topLayerIndex, let top = tree.top else { return [] }
+        guard let index = tree.topLayerIndex, let top = tree.layers[index].topVisibleIdentity else { return [] }
         let layer = tree.layers[index]
         var names = screens[top.name]?.events.map(\.name) ?? []
         for name in Self.layerEvents where Self.layer(layer, accepts: name) { names.append(name) }
@@ -275,7 +277,7 @@ public struct NavigationApp: Sendable {
 
     /// Whether `acceptedEvents(in: tree)` holds `name`, without listing them.
     private func accepts(_ name: String, in tree: NavigationTree) -> Bool {
-        guard let index = tree.topLayerIndex, let top = tree.layers[index].topVisibleScreen else { return false }
+        guard let index = tree.topLayerIndex, let top = tree.layers[index].topVisibleIdentity else { return false }
         return Self.layer(tree.layers[index], accepts: name) || screens[top.name]?.events.contains { $0.name == name } == true
     }
 
@@ -308,7 +310,7 @@ public struct NavigationApp: Sendable {
 
     /// Tells the owner of the top screen when the event uncovered it (it was there before, not on top).
     private func revealed(since before: NavigationTree, _ context: inout Context) throws {
-        guard let top = context.tree.top, top.id != before.top?.id, before.screen(top.id) != nil,
+        guard let top = context.tree.top, top.id != before.topIdentity?.id, before.screen(top.id) != nil,
             context.tree.nodes.index(forKey: top.owner) != nil
         else { return }
         try context.run(top.owner) { coordinator, context in try coordinator.screenAppeared(top, &context) }
@@ -333,15 +335,10 @@ public struct NavigationApp: Sendable {
                 }
                 continue
             }
-            let tree = context.tree
-            let withScreens = tree.coordinatorsWithScreens()
-            let orphans = tree.nodes.values.filter {
-                $0.parent != nil && $0.hasShownScreens && !withScreens.contains($0.id)
-            }
-            guard let deepest = orphans.max(by: { tree.depth($0.id) < tree.depth($1.id) }) else { break }
-            context.finished.append((deepest.id, .cancelled))
+            guard let deepest = context.tree.deepestOrphan() else { break }
+            context.finished.append((deepest, .cancelled))
         }
         context.tree.pruneEmptyLayers()
-        guard context.tree.top != nil else { throw NavigationError("the flow left no screen to show") }
+        guard context.tree.topLayerIndex != nil else { throw NavigationError("the flow left no screen to show") }
     }
 }

@@ -15,7 +15,7 @@ extension NavigationApp {
     /// (canonical JSON) by merging the State's own keys, in order already, with `extra`'s, sorted;
     /// where both name a key, the State's own wins.
     public func renderState(_ tree: NavigationTree, extra: [String: JSONValue]) -> [UInt8] {
-        let top = tree.top
+        let top = tree.topIdentity?.id
         var output: [UInt8] = []
         output.reserveCapacity(tree.estimatedJSONBytes)
         let link = link(of: tree)
@@ -44,10 +44,10 @@ extension NavigationApp {
         }
         writeExtra(before: "stack", to: &output)
         JSONWriting.writeKey("stack", to: &output, first: &first)
-        writeStack(tree, top: top?.id, to: &output)
+        writeStack(tree, top: top, to: &output)
         writeExtra(before: "top", to: &output)
         JSONWriting.writeKey("top", to: &output, first: &first)
-        if let top { JSONValue.writeString(top.id.rawValue, to: &output) } else { output.appendLiteral("null") }
+        if let top { JSONValue.writeString(top.rawValue, to: &output) } else { output.appendLiteral("null") }
         writeExtra(before: "user", to: &output)
         JSONWriting.writeKey("user", to: &output, first: &first)
         SessionUser.write(tree.user, to: &output)

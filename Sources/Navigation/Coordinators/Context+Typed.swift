@@ -57,8 +57,14 @@ extension ScreenEvent {
     /// The event as `screen`'s output, when it comes from such a screen; nil otherwise.
     /// The payload was validated against the declaration before, so decoding it succeeds.
     public func output<S: ScreenType>(_ screen: S.Type) throws -> S.Output? {
-        guard self.screen.name == S.name, let event = S.Output.events.first(where: { $0.name == name }) else { return nil }
-        return try event.make(.object(payload.values))
+        guard self.screen.name == S.name else { return nil }
+        // A loop over the array, not `first(where:)`: this generic function is not specialized
+        // for an app's screens, and the generic `Sequence` walk cost a few hundred instructions.
+        let events = S.Output.events
+        for index in events.indices where events[index].name == name {
+            return try events[index].make(.object(payload.values))
+        }
+        return nil
     }
 }
 

@@ -326,10 +326,9 @@ public struct Context {
         let result = try body(&coordinator, &self)
         try checkMisuse()
         // The body may have removed the node (a child that finished, say).
-        guard var node = tree.nodes[id] else { return result }
-        node.coordinator = coordinator
-        try node.refreshEncodedState(previous: previous)
-        tree.nodes[id] = node
+        guard let index = tree.nodes.index(forKey: id) else { return result }
+        // In place: a copy of the node out and back retained and released each of its fields.
+        try tree.nodes.values[index].replaceCoordinator(with: coordinator, previous: previous)
         return result
     }
 

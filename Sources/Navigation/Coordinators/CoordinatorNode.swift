@@ -12,17 +12,35 @@ struct CoordinatorNode: Sendable {
     /// True once any screen of its subtree was shown; such a coordinator is removed when
     /// its subtree has no screen left (no coordinator outlives its screens).
     var hasShownScreens: Bool
-    var coordinator: any Coordinator
+    /// The coordinator, behind a reference: an existential of a protocol that classes need not
+    /// adopt made the whole node address-only, so that even reading its `parent` out of the
+    /// tree's dictionary copied it, every field retained (callgrind).
+    private var box: CoordinatorBox
+    var coordinator: any Coordinator {
+        get { box.coordinator }
+        set { box = CoordinatorBox(newValue) }
+    }
     /// `coordinator` encoded as JSON, kept while it does not change so that a snapshot
     /// re-encodes only the coordinators an event changed. Not part of equality.
     var encodedState: [UInt8]?
 
+    init(
+        id: CoordinatorID, key: String, parent: CoordinatorID?, children: [String: CoordinatorID], home: StackRef?,
+        hasShownScreens: Bool, coordinator: any Coordinator, encodedState: [UInt8]?
+    ) {
+        (self.id, self.key, self.parent, self.children, self.home) = (id, key, parent, children, home)
+        self.hasShownScreens = hasShownScreens
+        box = CoordinatorBox(coordinator)
+        self.encodedState = encodedState
+    }
+
     var typeName: String { type(of: coordinator).typeName }
 
-    /// Re-encodes the state if `coordinator` changed since `previous` (or was never encoded).
-    mutating func refreshEncodedState(previous: (any Coordinator)?) throws {
-        if encodedState != nil, let previous, coordinator.isEqual(to: previous) { return }
-        encodedState = try Self.encode(coordinator)
+    /// Takes `updated` as the coordinator, which was `previous` before it ran, re-encoding the
+    /// state if it changed (or was never encoded). Changes nothing if that encoding throws.
+    mutating func replaceCoordinator(with updated: any Coordinator, previous: any Coordinator) throws {
+        if encodedState == nil || !updated.isEqual(to: previous) { encodedState = try Self.encode(updated) }
+        coordinator = updated
     }
 
     /// A coordinator that fails to encode is a bug in that flow: it fails the event that made
@@ -36,6 +54,12 @@ struct CoordinatorNode: Sendable {
             throw NavigationError("\(type(of: coordinator)) failed to encode: \(error)")
         }
     }
+}
+
+/// A node's coordinator, shared by the node's copies until one of them is given another.
+private final class CoordinatorBox: Sendable {
+    let coordinator: any Coordinator
+    init(_ coordinator: any Coordinator) { self.coordinator = coordinator }
 }
 
 extension CoordinatorNode: Equatable {
@@ -67,12 +91,12 @@ extension CoordinatorNode: Codable {
         guard let type = registry.types[typeName] else {
             throw SnapshotError.unknownCoordinator(typeName)
         }
-        if type.schemaVersion == version {
-            coordinator = try type.init(from: container.superDecoder(forKey: .state))
-        } else {
-            coordinator = try Self.migrated(
+        let coordinator =
+            type.schemaVersion == version
+            ? try type.init(from: container.superDecoder(forKey: .state))
+            : try Self.migrated(
                 type, name: typeName, stored: version, state: container.decode(JSONValue.self, forKey: .state))
-        }
+        box = CoordinatorBox(coordinator)
         encodedState = try Self.encode(coordinator)
     }
 

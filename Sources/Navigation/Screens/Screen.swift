@@ -137,6 +137,21 @@ public struct Layer: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// The id and name of the shown stack's top screen, read in place: `topVisibleScreen` copies
+    /// the whole screen (its props and strings retained) for readers that mostly want these.
+    var topVisibleIdentity: (id: ScreenID, name: String)? {
+        guard let tabs else {
+            guard !screens.isEmpty else { return nil }
+            return (screens[screens.count - 1].id, screens[screens.count - 1].name)
+        }
+        for index in tabs.indices where tabs[index].name == selectedTab {
+            let count = tabs[index].screens.count
+            guard count > 0 else { return nil }
+            return (tabs[index].screens[count - 1].id, tabs[index].screens[count - 1].name)
+        }
+        return nil
+    }
+
     /// True when the stack that is shown has a screen: `topVisibleScreen != nil` without a copy
     /// of that screen (each `top` looks at every layer's).
     var showsScreen: Bool { !visibleScreens.isEmpty }

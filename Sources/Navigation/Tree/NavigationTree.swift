@@ -26,6 +26,11 @@ public struct NavigationTree: Sendable, Equatable {
         topLayerIndex.flatMap { layers[$0].topVisibleScreen }
     }
 
+    /// The top screen's id and name, without a copy of the whole screen (`top` makes one).
+    package var topIdentity: (id: ScreenID, name: String)? {
+        topLayerIndex.flatMap { layers[$0].topVisibleIdentity }
+    }
+
     /// Notes the top screen's canonical link when it is not known yet (restored from a snapshot,
     /// or its props changed), so that the answers after this one need not find it again.
     mutating func noteTopLink(_ links: Links) {
@@ -154,15 +159,20 @@ public struct NavigationTree: Sendable, Equatable {
         layers.removeAll { $0.allScreens.isEmpty && !($0.isTabs && !($0.tabs ?? []).isEmpty) }
     }
 
-    /// True when some screen of `id`'s subtree is on screen.
     /// The coordinators whose subtree owns a screen: each screen's owner and its ancestors,
-    /// found in one pass (asking node by node walked every screen once per coordinator).
-    func coordinatorsWithScreens() -> Set<CoordinatorID> {
-        var marked = Set<CoordinatorID>()
+    /// found in one pass (asking node by node walked every screen once per coordinator). An
+    /// array searched by a scan: trees hold a few coordinators (`NavigationLimits`), and a set
+    /// cost an allocation and a hash per insert on every event.
+    func coordinatorsWithScreens() -> [CoordinatorID] {
+        var marked: [CoordinatorID] = []
+        marked.reserveCapacity(nodes.count)
         func mark(_ screens: [Screen]) {
             for screen in screens {
                 var current: CoordinatorID? = screen.owner
-                while let id = current, marked.insert(id).inserted { current = nodes[id]?.parent }
+                while let id = current, !marked.contains(id) {
+                    marked.append(id)
+                    current = parent(of: id)
+                }
             }
         }
         for layer in layers {
@@ -171,14 +181,38 @@ public struct NavigationTree: Sendable, Equatable {
         return marked
     }
 
+    /// The deepest coordinator that showed screens and has none left (not the root), if any:
+    /// the next one `settle` cancels.
+    func deepestOrphan() -> CoordinatorID? {
+        let withScreens = coordinatorsWithScreens()
+        var deepest: (id: CoordinatorID, depth: Int)?
+        // By index: `for node in nodes.values` copied every node (each of its fields retained).
+        for index in nodes.indices {
+            let id = nodes.values[index].id
+            guard nodes.values[index].parent != nil, nodes.values[index].hasShownScreens, !withScreens.contains(id) else {
+                continue
+            }
+            let depth = depth(id)
+            if deepest == nil || depth > deepest!.depth { deepest = (id, depth) }
+        }
+        return deepest?.id
+    }
+
     /// Depth of a coordinator (root is 0), for deepest-first processing.
     func depth(_ id: CoordinatorID) -> Int {
         var depth = 0
-        var current = nodes[id]?.parent
+        var current = parent(of: id)
         while let parent = current {
             depth += 1
-            current = nodes[parent]?.parent
+            current = self.parent(of: parent)
         }
         return depth
+    }
+
+    /// The parent of `id` (nil for the root or an unknown id), read in place: `nodes[id]?.parent`
+    /// copied the whole node first.
+    func parent(of id: CoordinatorID) -> CoordinatorID? {
+        guard let index = nodes.index(forKey: id) else { return nil }
+        return nodes.values[index].parent
     }
 }

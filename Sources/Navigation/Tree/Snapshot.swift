@@ -64,9 +64,12 @@ extension NavigationApp {
         var output: [UInt8] = []
         output.reserveCapacity(tree.estimatedJSONBytes)
         output.appendLiteral(#"{"coordinators":["#)
-        for (index, node) in tree.nodes.values.sorted(by: { $0.id < $1.id }).enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            try node.writeSnapshot(to: &output)
+        // In id order, each node written where it is: sorting the nodes themselves copied each.
+        var positions = tree.nodes.indices.map { (id: tree.nodes.values[$0].id, index: $0) }
+        positions.sort { $0.id < $1.id }
+        for (count, position) in positions.enumerated() {
+            if count > 0 { output.append(UInt8(ascii: ",")) }
+            try tree.nodes.values[position.index].writeSnapshot(to: &output)
         }
         output.appendLiteral(#"],"format":"#)
         output.appendDecimal(SnapshotDocument.currentFormat)
@@ -116,7 +119,7 @@ extension NavigationApp {
         tree.nextScreen = document.nextScreen
         tree.nextCoordinator = document.nextCoordinator
         tree.nextLayer = document.nextLayer
-        guard tree.nodes[tree.rootID] != nil, tree.top != nil else { throw .unreadable("no root or no screen") }
+        guard tree.nodes[tree.rootID] != nil, tree.topLayerIndex != nil else { throw .unreadable("no root or no screen") }
         return tree
     }
 

@@ -25,11 +25,11 @@ extension SessionService {
                 guard try await isCurrent(session, version: current.version) else { return .sessionMoved }
                 throw SessionError.versionMismatch(state: render(current, id: session.id), current: current.version)
             }
-            guard delivered || current.tree.top?.id == request.event.screen else {
+            guard delivered || current.tree.topIdentity?.id == request.event.screen else {
                 guard try await isCurrent(session, version: current.version) else { return .sessionMoved }
                 throw SessionError.staleScreen(
                     state: render(current, id: session.id), version: current.version,
-                    detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.top?.id).detail)
+                    detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.topIdentity?.id).detail)
             }
             let committed: CommitOutcome
             let lasting = LastingWritesLog()

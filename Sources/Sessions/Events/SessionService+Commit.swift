@@ -50,7 +50,7 @@ extension SessionService {
         }
         // Once a run tried to read (or write), the rounds after a preparation skip the attempts
         // that could not serve it; so does an event that read when it last ran.
-        let hint = ConnectionHints.Key(screen: current.tree.top?.name ?? "", event: request.event.name)
+        let hint = ConnectionHints.Key(screen: current.tree.topIdentity?.name ?? "", event: request.event.name)
         var (needsConnection, needsWriter) = (connectionHints.reads(hint), false)
         var userCheckInWrite = app.userTable != nil && current.tree.user != nil
         // One attempt: the flow where it needs to run, and the write; a write refused is a value.

@@ -7,21 +7,44 @@ extension SessionService {
     /// What one run of an event's flow made: the tree, the outcome, the snapshot to store, the
     /// token when it rotated, and the answer when it was rendered with the run (see `commit`).
     struct FlowRun: Sendable {
-        let tree: NavigationTree
-        let outcome: EventOutcome
-        let snapshot: [UInt8]
-        /// The event's journal entry, made with the run (off the writer, for a run that is); nil
-        /// with the journal off.
-        let journal: JournalRecord?
-        let newToken: String?
-        let tokenHash: [UInt8]
-        let answer: StoredAnswer?
-        /// The user whose row the write must find (`FlowRunner.apply`'s `userToConfirm`).
-        let userToConfirm: Int64?
+        /// What the run made, shared by the copies the commit's stages pass on (a struct of it
+        /// was copied, each field retained, at every stage).
+        final class Made: Sendable {
+            let tree: NavigationTree
+            let outcome: EventOutcome
+            let snapshot: [UInt8]
+            /// The event's journal entry, made with the run (off the writer, for a run that is);
+            /// nil with the journal off.
+            let journal: JournalRecord?
+            let newToken: String?
+            let tokenHash: [UInt8]
+            let answer: StoredAnswer?
+            /// The user whose row the write must find (`FlowRunner.apply`'s `userToConfirm`).
+            let userToConfirm: Int64?
+
+            init(
+                tree: NavigationTree, outcome: EventOutcome, snapshot: [UInt8], journal: JournalRecord?,
+                newToken: String?, tokenHash: [UInt8], answer: StoredAnswer?, userToConfirm: Int64?
+            ) {
+                (self.tree, self.outcome, self.snapshot, self.journal) = (tree, outcome, snapshot, journal)
+                (self.newToken, self.tokenHash, self.answer, self.userToConfirm) = (newToken, tokenHash, answer, userToConfirm)
+            }
+        }
+
+        let made: Made
         /// Set by the write: the session's journal listing as it left it.
         var journalListing: JournalListings.Listed?
         /// Set by the write: the run changed nothing (an `open` of what is shown), so nothing was stored.
         var unchanged = false
+
+        var tree: NavigationTree { made.tree }
+        var outcome: EventOutcome { made.outcome }
+        var snapshot: [UInt8] { made.snapshot }
+        var journal: JournalRecord? { made.journal }
+        var newToken: String? { made.newToken }
+        var tokenHash: [UInt8] { made.tokenHash }
+        var answer: StoredAnswer? { made.answer }
+        var userToConfirm: Int64? { made.userToConfirm }
     }
 
     /// Runs the event's flow on `connection`, with models bound to it; renders the answer when
@@ -44,7 +67,7 @@ extension SessionService {
             ? Self.answer(
                 app, tree, id: request.sessionID, version: current.version + 1, token: newToken,
                 deviceToken: outcome.deviceToken, droppedLink: outcome.droppedLink) : nil
-        return FlowRun(
+        return FlowRun(made: FlowRun.Made(
             tree: tree, outcome: outcome, snapshot: snapshot,
             journal: configuration.journal.enabled
                 ? journalRecord(
@@ -53,7 +76,7 @@ extension SessionService {
                     writes: recorder?.journalText)
                 : nil,
             newToken: newToken,
-            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer, userToConfirm: userToConfirm)
+            tokenHash: newToken.map(Tokens.sha256) ?? current.tokenHash, answer: answer, userToConfirm: userToConfirm))
     }
 
     /// The answer to an event: the new State, with the new token when it rotated and the device
