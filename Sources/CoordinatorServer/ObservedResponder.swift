@@ -15,7 +15,7 @@ struct ObservedResponder: HTTPResponder {
 
     private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    func respond(to request: HTTPRequest) async -> HTTPResponse {
+    nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
         let start = ContinuousClock.now
         let requestID = requestIDs.next()
         let resolution = router.resolve(method: request.method, path: request.path)

@@ -67,7 +67,7 @@ public final class ServiceStandIn: Sendable {
         let log: RequestLog
         let answer: @Sendable (Request) async -> Answer
 
-        func respond(to request: HTTPRequest) async -> HTTPResponse {
+        nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
             let received = Request(
                 method: request.method, path: request.path, idempotencyKey: request.headers["Idempotency-Key"],
                 body: request.body)

@@ -1,6 +1,6 @@
 /// Something that turns a complete request into a response.
 package protocol HTTPResponder: Sendable {
-    func respond(to request: HTTPRequest) async -> HTTPResponse
+    nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse
 }
 
 /// Routes requests by method and path pattern (`/v1/sessions/{id}/events`) to handlers.
@@ -11,7 +11,7 @@ package protocol HTTPResponder: Sendable {
 /// any other error are reported to `unexpectedError` (to be logged with their cause: the client
 /// never sees it).
 package struct Router: HTTPResponder {
-    package typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    package typealias Handler = nonisolated(nonsending) @Sendable (HTTPRequest) async throws -> HTTPResponse
     /// Told of every error a handler threw that is not a `ProblemError`, and of those answered with `500`.
     package typealias ErrorReporter = @Sendable (_ error: any Error, _ request: HTTPRequest) -> Void
 
@@ -28,7 +28,7 @@ package struct Router: HTTPResponder {
         fileprivate let parameters: [String: String]
         fileprivate let unexpectedError: ErrorReporter
 
-        package func respond(to request: HTTPRequest) async -> HTTPResponse {
+        package nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
             var request = request
             request.pathParameters = parameters
             do {
@@ -102,7 +102,7 @@ package struct Router: HTTPResponder {
         return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:], unexpectedError: unexpectedError)
     }
 
-    package func respond(to request: HTTPRequest) async -> HTTPResponse {
+    package nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
         await resolve(method: request.method, path: request.path).respond(to: request)
     }
 

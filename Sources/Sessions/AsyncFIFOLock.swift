@@ -11,7 +11,7 @@ final class AsyncFIFOLock: Sendable {
 
     private let state = Mutex(State())
 
-    func lock() async {
+    nonisolated(nonsending) func lock() async {
         if tryLock() { return }  // free: taken without suspending
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { state -> Bool in
@@ -47,7 +47,7 @@ final class AsyncFIFOLock: Sendable {
     }
 
     /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () async throws -> T) async rethrows -> T {
+    nonisolated(nonsending) func withLock<T>(_ body: nonisolated(nonsending) () async throws -> T) async rethrows -> T {
         await lock()
         defer { unlock() }
         return try await body()

@@ -23,8 +23,8 @@ extension FlowRunner {
     /// flow's own limits (a rate limiter's token) are rolled back with the run that asked for the
     /// work, so concurrent requests would all pass them before any hash is done.
     /// `lasting` keeps the lasting writes of the latest run (see `LastingWrites`).
-    package func withPreparations<T>(
-        client: String, lasting: LastingWritesLog = LastingWritesLog(), _ attempt: (PreparedWork) async throws -> T
+    package nonisolated(nonsending) func withPreparations<T>(
+        client: String, lasting: LastingWritesLog = LastingWritesLog(), _ attempt: nonisolated(nonsending) (PreparedWork) async throws -> T
     ) async throws -> T {
         var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher), lasting: lasting)
         for _ in 0..<8 {

@@ -113,7 +113,9 @@ package final class SessionService: Sendable {
     /// re-checks the stored version before any refusal; so on a shared store its resident copy is
     /// not checked against the store first when it knows the token and has not expired: one round
     /// trip less per event.
-    package func withSession<T>(id: String, token: String?, forEvent: Bool = false, _ body: (ResidentSession) async throws -> T)
+    package nonisolated(nonsending) func withSession<T>(
+        id: String, token: String?, forEvent: Bool = false, _ body: nonisolated(nonsending) (ResidentSession) async throws -> T
+    )
         async throws -> T
     {
         try await withSession(id: id, token: token, forEvent: forEvent) { session, _ in try await body(session) }
@@ -121,8 +123,8 @@ package final class SessionService: Sendable {
 
     /// `withSession`, handing `body` the token's hash too: an event checks it again under the
     /// session's lock, and hashing it once more cost a SHA-256 per event.
-    func withSession<T>(
-        id: String, token: String?, forEvent: Bool, _ body: (ResidentSession, _ tokenHash: [UInt8]) async throws -> T
+    nonisolated(nonsending) func withSession<T>(
+        id: String, token: String?, forEvent: Bool, _ body: nonisolated(nonsending) (ResidentSession, _ tokenHash: [UInt8]) async throws -> T
     ) async throws -> T {
         let (session, tokenHash) = try await authenticate(id: id, token: token, forEvent: forEvent)
         defer { session.release() }
@@ -131,7 +133,7 @@ package final class SessionService: Sendable {
 
     /// The live session `id` that `token` authenticates, pinned (the caller must `release` it),
     /// and the token's hash.
-    private func authenticate(id: String, token: String?, forEvent: Bool) async throws
+    private nonisolated(nonsending) func authenticate(id: String, token: String?, forEvent: Bool) async throws
         -> (ResidentSession, tokenHash: [UInt8])
     {
         guard let token, !token.isEmpty else { throw SessionError.unauthorized }
@@ -156,7 +158,7 @@ package final class SessionService: Sendable {
     /// costs a restore. On a shared store the resident copy is checked against the stored row
     /// too, since another node may have moved the session on (but not for an event whose copy
     /// knows the token: see `withSession`).
-    func load(_ id: String, tokenHash: [UInt8], forEvent: Bool) async throws -> ResidentSession? {
+    nonisolated(nonsending) func load(_ id: String, tokenHash: [UInt8], forEvent: Bool) async throws -> ResidentSession? {
         if let resident = cache.checkOut(id) {
             if store.isShared {
                 let cached = resident.current
@@ -328,11 +330,11 @@ package final class SessionService: Sendable {
     }
 
     /// A durable write, with storage failures turned into `storageUnavailable` (see `storage`).
-    func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    nonisolated(nonsending) func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await storage("write") { try await store.write(work) }
     }
 
-    func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    nonisolated(nonsending) func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await storage("read") { try await store.read(work) }
     }
 
@@ -340,7 +342,7 @@ package final class SessionService: Sendable {
     /// here) and a closed store `shuttingDown`: both say "retry, nothing changed". A statement the
     /// database refused (a flow's constraint violation, say) becomes `StatementFailed`: a bug,
     /// logged with its request where it is answered. An error a flow threw passes as it is.
-    func storage<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+    nonisolated(nonsending) func storage<T>(_ operation: String, _ body: nonisolated(nonsending) () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as any DatabaseError where error.isStorageFailure {

@@ -4,10 +4,15 @@ import CLZ4
 /// original length. Each event rewrites its session's row, and a signed-in session's snapshot of
 /// ~4 KB of JSON spilled into an overflow page on every event; compressed (to a fifth, in ~3 µs)
 /// the row fits in its table page, so an event writes one page to the log instead of two.
-/// Snapshots stored as plain JSON (by builds before this one) are read as they are.
+/// A snapshot under `packedFrom` bytes is stored as its JSON: it fits its page either way, and
+/// compressing it cost more than the rest of writing its snapshot (a fresh LZ4 stream for ~500
+/// bytes), and reading it back for the journal's difference a decompression more. Snapshots
+/// stored as plain JSON are read as they are.
 enum StoredSnapshot {
     /// The first byte of a compressed snapshot; a JSON document starts with `{`.
     static let lz4Marker: UInt8 = 0x01
+    /// The smallest snapshot stored compressed.
+    static let packedFrom = 1024
     /// No stored snapshot claims to expand past this, whatever its length field says.
     static let maximumBytes = 64 << 20
 
@@ -15,8 +20,9 @@ enum StoredSnapshot {
         let description: String
     }
 
-    /// `json` compressed, with the marker and its length in front.
+    /// `json` compressed, with the marker and its length in front; as it is under `packedFrom` bytes.
     static func pack(_ json: [UInt8]) -> [UInt8] {
+        guard json.count >= packedFrom else { return json }
         let bound = Int(LZ4_compressBound(Int32(json.count)))
         // Not zero-filled first: LZ4 writes what is kept, and the rest is never part of the array.
         return [UInt8](unsafeUninitializedCapacity: 5 + bound) { stored, count in

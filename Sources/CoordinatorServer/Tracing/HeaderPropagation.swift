@@ -16,7 +16,9 @@ struct ResponseHeadersInjector: Injector {
 extension ObservedResponder {
     /// `respond` in a server span named after the route, continuing the client's trace (its
     /// `traceparent`), whose context the answer carries back; without tracing, `respond` as is.
-    func traced(_ request: HTTPRequest, route: String, _ respond: () async -> HTTPResponse) async -> HTTPResponse {
+    nonisolated(nonsending) func traced(
+        _ request: HTTPRequest, route: String, _ respond: nonisolated(nonsending) () async -> HTTPResponse
+    ) async -> HTTPResponse {
         guard Traced.enabled else { return await respond() }
         var context = ServiceContext.topLevel
         InstrumentationSystem.instrument.extract(request.headers, into: &context, using: RequestHeadersExtractor())

@@ -6,7 +6,7 @@ extension SessionService {
     /// The apply stage: under the session's lock, the checks against the resident copy (token,
     /// expiry, `If-Match`, top screen), the commit, then memory and live streams updated.
     /// - Parameter tokenHash: the hash of `request.token`, which authenticated `session`.
-    func apply(_ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]) async throws
+    nonisolated(nonsending) func apply(_ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]) async throws
         -> ApplyOutcome
     {
         try await session.lock.withLock {

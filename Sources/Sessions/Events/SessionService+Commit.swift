@@ -18,7 +18,7 @@ extension SessionService {
     /// session. A run that fails, or whose write does not find the user, runs again with the
     /// check first (`WriteRefusal.userUnconfirmed`): a user gone starts the session over signed out, as
     /// before, and a refusal is judged as the user it is for.
-    func commit(
+    nonisolated(nonsending) func commit(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
     ) async throws -> CommitOutcome {
         let run = {
@@ -54,14 +54,14 @@ extension SessionService {
         var (needsConnection, needsWriter) = (connectionHints.reads(hint), false)
         var userCheckInWrite = app.userTable != nil && current.tree.user != nil
         // One attempt: the flow where it needs to run, and the write; a write refused is a value.
-        func attempt(_ prepared: PreparedWork) async throws -> AttemptOutcome {
+        nonisolated(nonsending) func attempt(_ prepared: PreparedWork) async throws -> AttemptOutcome {
             do {
                 return .stored(try await runAndStore(prepared))
             } catch let refusal as WriteRefusal {
                 return .refused(refusal)
             }
         }
-        func runAndStore(_ prepared: PreparedWork) async throws -> FlowRun {
+        nonisolated(nonsending) func runAndStore(_ prepared: PreparedWork) async throws -> FlowRun {
             let inWrite = userCheckInWrite
             if !needsConnection {
                 let unused = UnusedConnection(dialect: store.dialect)

@@ -8,7 +8,7 @@ extension SessionService {
     /// `withPreparations` to do before asking again; the access it declares says where the flow
     /// runs. nil when nothing is declared, and when the question fails: a declaration never
     /// decides an outcome (a refusal, a statement, a write tried on the reader), the flow does.
-    func declaredAccess(
+    nonisolated(nonsending) func declaredAccess(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, hint: ConnectionHints.Key, _ prepared: PreparedWork
     ) async throws -> EventAccess? {
         // A hint too: a coordinator may declare for one payload and not another (then the flow

@@ -5,7 +5,7 @@ extension SessionService {
     /// The event pipeline: authenticate → replay a stored answer → (in order, one at a time per
     /// session) `If-Match` → top screen → decode and act → durable commit → answer. Counted by outcome.
     /// (Refusals are counted, by their problem type, where they are answered: the REST layer.)
-    package func post(_ request: EventRequest) async throws -> StoredAnswer {
+    package nonisolated(nonsending) func post(_ request: EventRequest) async throws -> StoredAnswer {
         let (answer, replayed) = try await postOnce(request)
         if replayed { await journalReplay(request, answer) }
         (replayed ? Self.replayedEvents : Self.appliedEvents).increment()
@@ -21,7 +21,7 @@ extension SessionService {
     /// An event that lost every time (to events through other nodes) is a stale tap: `409` with
     /// the current state, like a tap on a screen that is no longer on top. Nothing is wrong with
     /// storage, so never `503`.
-    func postOnce(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
+    nonisolated(nonsending) func postOnce(_ request: EventRequest) async throws -> (StoredAnswer, replayed: Bool) {
         for _ in 0..<5 {
             switch try await authenticatedPost(request) {
             case .answered(let answer, let replayed): return (answer, replayed)
@@ -42,7 +42,7 @@ extension SessionService {
     }
 
     /// The authenticate stage, and for an `Idempotency-Key` the replay of its stored answer.
-    func authenticatedPost(_ request: EventRequest) async throws -> PostOutcome {
+    nonisolated(nonsending) func authenticatedPost(_ request: EventRequest) async throws -> PostOutcome {
         guard let key = request.idempotencyKey, let token = request.token else {
             return try await withSession(id: request.sessionID, token: request.token, forEvent: true) {
                 PostOutcome(try await apply(request, to: $0, tokenHash: $1))

@@ -40,7 +40,7 @@ extension SessionService {
     /// `storesNothingElse`), through the persistence's `storeEventAlone`: on PostgreSQL, in one
     /// transaction with the other sessions' events waiting at the same time. Returns what `store`
     /// does; a refusal is `WriteRefusal`.
-    func storeAlone(_ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64) async throws
+    nonisolated(nonsending) func storeAlone(_ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64) async throws
         -> JournalListings.Listed?
     {
         let write = eventWrite(ran, of: request, current: current, now: now)

@@ -13,13 +13,15 @@ package enum Traced {
     /// Turns spans on (at start, once a tracer is bootstrapped).
     package static func enable() { on.store(true, ordering: .relaxed) }
 
-    /// `body` in a span `name` (a child of the task's current one), when tracing is on.
-    package static func span<T>(
+    /// `body` in a span `name` (a child of the task's current one), when tracing is on. Runs
+    /// where its caller runs, as `body` does: an event's stages pass through several of these,
+    /// and each hop to Swift's executor and back cost a check of the task's executor preference.
+    package nonisolated(nonsending) static func span<T>(
         _ name: String, ofKind kind: SpanKind = .internal, attributes: [String: String] = [:],
-        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+        _ body: nonisolated(nonsending) () async throws -> T
     ) async rethrows -> T {
         guard enabled else { return try await body() }
-        return try await withSpan(name, ofKind: kind, isolation: isolation) { span in
+        return try await withSpan(name, ofKind: kind, isolation: #isolation) { span in
             for (key, value) in attributes { span.attributes[key] = value }
             return try await body()
         }
