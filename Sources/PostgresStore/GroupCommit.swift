@@ -110,7 +110,14 @@ final class GroupCommit: Sendable {
         }
         return {
             for (waiting, outcome) in zip(group, outcomes) { waiting.answer.resume(returning: outcome) }
-            self.onConnection { self.drain(on: $0) }
+            // Another turn only for writes that wait: an empty turn took the connection just freed,
+            // which a write answered `.alone` above wants at once (it then opened another).
+            let more = self.state.withLock { state in
+                guard state.held || state.waiting.isEmpty else { return true }
+                state.drainers -= 1
+                return false
+            }
+            if more { self.onConnection { self.drain(on: $0) } }
         }
     }
 

@@ -83,11 +83,23 @@ package final class Writer: Sendable {
             do {
                 // Prepared once and reused: these run for every write.
                 try connection.run("BEGIN IMMEDIATE")
-                for job in batch {
-                    try connection.run("SAVEPOINT write")
-                    let ok = job.perform(connection)
-                    if !ok { try connection.run("ROLLBACK TO write") }
-                    try connection.run("RELEASE write")
+                if batch.count == 1 {
+                    // Alone, the work's transaction is its savepoint: when the work threw, nothing
+                    // else is in it to keep. (Below half the writer's rate most batches are one
+                    // write, and the two statements of a savepoint were a fifth of its time.)
+                    guard batch[0].perform(connection) else {
+                        try connection.run("ROLLBACK")
+                        queue.recordBatch(size: 1, took: ContinuousClock.now - started)
+                        batch[0].complete(failure: nil)
+                        continue
+                    }
+                } else {
+                    for job in batch {
+                        try connection.run("SAVEPOINT write")
+                        let ok = job.perform(connection)
+                        if !ok { try connection.run("ROLLBACK TO write") }
+                        try connection.run("RELEASE write")
+                    }
                 }
                 try file?.checkStillInPlace()
                 try connection.run("COMMIT")
