@@ -18,7 +18,9 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// The first value for `name`, compared case-insensitively.
     package subscript(name: String) -> String? {
         fields.withUnsafeBufferPointer { fields in
-            for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) { return fields[index].value }
+            for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) {
+                return fields[index].value
+            }
             return nil
         }
     }

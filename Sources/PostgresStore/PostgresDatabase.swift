@@ -39,7 +39,9 @@ package final class PostgresDatabase: Store {
     package var dialect: SQLDialect { .postgresql }
     package var isShared: Bool { true }
 
-    package nonisolated(nonsending) func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    package nonisolated(nonsending) func write<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
         try await write(attempts: 2, work)
     }
 

@@ -20,7 +20,9 @@ package struct PostgresSessionPersistence: SessionPersistence {
 
     /// On a `PostgresDatabase`, in its group commit: with the other sessions' events waiting at
     /// the same time, in one transaction and one round trip (`GroupCommit`).
-    package nonisolated(nonsending) func storeEventAlone(_ write: EventWrite, notice: String?, in store: any Store) async throws
+    package nonisolated(nonsending) func storeEventAlone(
+        _ write: EventWrite, notice: String?, in store: any Store
+    ) async throws
         -> EventWriteOutcome
     {
         let statement = FoldedEventSQL.statement(write)

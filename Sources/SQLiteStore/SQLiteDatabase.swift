@@ -37,7 +37,9 @@ package final class SQLiteDatabase: Store {
     package var location: String { path }
 
     @discardableResult
-    package nonisolated(nonsending) func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    package nonisolated(nonsending) func write<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
         try await writer.write(work)
     }
 

@@ -47,7 +47,9 @@ package final class Writer: Sendable {
     /// Runs `work` on the write connection in the next group commit and returns its result
     /// once that commit is durable.
     @discardableResult
-    package nonisolated(nonsending) func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    package nonisolated(nonsending) func write<T: Sendable>(
+        _ work: @escaping @Sendable (SQLiteConnection) throws -> T
+    ) async throws -> T {
         // The result crosses threads as `any Sendable` and is cast back here: a continuation,
         // job and result generic over `T` cost a dozen runtime metadata lookups per write
         // (about 400 instructions each), more than boxing the value and one cast.

@@ -20,7 +20,9 @@ package protocol SessionPersistence: Sendable {
     /// write is durable; refused, nothing of it was kept and nothing is sent. A backend may commit
     /// it in one transaction with other sessions' events (PostgreSQL's group commit); by default it
     /// is a write of its own.
-    nonisolated(nonsending) func storeEventAlone(_ write: EventWrite, notice: String?, in store: any Store) async throws -> EventWriteOutcome
+    nonisolated(nonsending) func storeEventAlone(
+        _ write: EventWrite, notice: String?, in store: any Store
+    ) async throws -> EventWriteOutcome
 
     /// Appends `record` as its session's newest entry (see `appendJournalEntry`).
     func appendJournal(_ record: JournalRecord, node: String, keep: Int, on connection: any SQLConnection) throws
@@ -41,16 +43,16 @@ package protocol SessionStore: Store {
 }
 
 extension SessionPersistence {
-    package nonisolated(nonsending) func storeEventAlone(_ write: EventWrite, notice: String?, in store: any Store) async throws
-        -> EventWriteOutcome
-    {
+    package nonisolated(nonsending) func storeEventAlone(
+        _ write: EventWrite, notice: String?, in store: any Store
+    ) async throws -> EventWriteOutcome {
         try await storeEventInWrite(write, notice: notice, in: store)
     }
 
     /// `storeEventAlone` as a write of `store`'s own: a refused outcome rolls it back.
-    package nonisolated(nonsending) func storeEventInWrite(_ write: EventWrite, notice: String?, in store: any Store) async throws
-        -> EventWriteOutcome
-    {
+    package nonisolated(nonsending) func storeEventInWrite(
+        _ write: EventWrite, notice: String?, in store: any Store
+    ) async throws -> EventWriteOutcome {
         do {
             return try await store.write { connection in
                 if let notice, let liveNotices {

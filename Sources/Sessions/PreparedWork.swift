@@ -24,7 +24,8 @@ extension FlowRunner {
     /// work, so concurrent requests would all pass them before any hash is done.
     /// `lasting` keeps the lasting writes of the latest run (see `LastingWrites`).
     package nonisolated(nonsending) func withPreparations<T>(
-        client: String, lasting: LastingWritesLog = LastingWritesLog(), _ attempt: nonisolated(nonsending) (PreparedWork) async throws -> T
+        client: String, lasting: LastingWritesLog = LastingWritesLog(),
+        _ attempt: nonisolated(nonsending) (PreparedWork) async throws -> T
     ) async throws -> T {
         var prepared = PreparedWork(passwords: PreparedPasswords(hasher: passwords.hasher), lasting: lasting)
         for _ in 0..<8 {

@@ -114,7 +114,8 @@ package final class SessionService: Sendable {
     /// not checked against the store first when it knows the token and has not expired: one round
     /// trip less per event.
     package nonisolated(nonsending) func withSession<T>(
-        id: String, token: String?, forEvent: Bool = false, _ body: nonisolated(nonsending) (ResidentSession) async throws -> T
+        id: String, token: String?, forEvent: Bool = false,
+        _ body: nonisolated(nonsending) (ResidentSession) async throws -> T
     )
         async throws -> T
     {
@@ -124,7 +125,8 @@ package final class SessionService: Sendable {
     /// `withSession`, handing `body` the token's hash too: an event checks it again under the
     /// session's lock, and hashing it once more cost a SHA-256 per event.
     nonisolated(nonsending) func withSession<T>(
-        id: String, token: String?, forEvent: Bool, _ body: nonisolated(nonsending) (ResidentSession, _ tokenHash: [UInt8]) async throws -> T
+        id: String, token: String?, forEvent: Bool,
+        _ body: nonisolated(nonsending) (ResidentSession, _ tokenHash: [UInt8]) async throws -> T
     ) async throws -> T {
         let (session, tokenHash) = try await authenticate(id: id, token: token, forEvent: forEvent)
         defer { session.release() }
@@ -158,7 +160,9 @@ package final class SessionService: Sendable {
     /// costs a restore. On a shared store the resident copy is checked against the stored row
     /// too, since another node may have moved the session on (but not for an event whose copy
     /// knows the token: see `withSession`).
-    nonisolated(nonsending) func load(_ id: String, tokenHash: [UInt8], forEvent: Bool) async throws -> ResidentSession? {
+    nonisolated(nonsending) func load(
+        _ id: String, tokenHash: [UInt8], forEvent: Bool
+    ) async throws -> ResidentSession? {
         if let resident = cache.checkOut(id) {
             if store.isShared {
                 let cached = resident.current
@@ -330,11 +334,15 @@ package final class SessionService: Sendable {
     }
 
     /// A durable write, with storage failures turned into `storageUnavailable` (see `storage`).
-    nonisolated(nonsending) func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    nonisolated(nonsending) func write<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
         try await storage("write") { try await store.write(work) }
     }
 
-    nonisolated(nonsending) func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    nonisolated(nonsending) func read<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
         try await storage("read") { try await store.read(work) }
     }
 
@@ -342,7 +350,9 @@ package final class SessionService: Sendable {
     /// here) and a closed store `shuttingDown`: both say "retry, nothing changed". A statement the
     /// database refused (a flow's constraint violation, say) becomes `StatementFailed`: a bug,
     /// logged with its request where it is answered. An error a flow threw passes as it is.
-    nonisolated(nonsending) func storage<T>(_ operation: String, _ body: nonisolated(nonsending) () async throws -> T) async throws -> T {
+    nonisolated(nonsending) func storage<T>(
+        _ operation: String, _ body: nonisolated(nonsending) () async throws -> T
+    ) async throws -> T {
         do {
             return try await body()
         } catch let error as any DatabaseError where error.isStorageFailure {

@@ -16,7 +16,9 @@ package protocol Store: Sendable {
 
     /// Runs `work` in a transaction and returns its result once that transaction is durable.
     /// If `work` throws, nothing it did is kept and the caller gets its error.
-    nonisolated(nonsending) func write<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    nonisolated(nonsending) func write<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T
 
     /// Runs `work` on a connection that sees committed data.
     func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T

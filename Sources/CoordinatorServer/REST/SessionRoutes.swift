@@ -97,7 +97,9 @@ struct SessionRoutes: Sendable {
             headers: HTTPHeaders([("Location", "/v1/sessions/\(created.id)"), ("ETag", "\"1\"")]))
     }
 
-    private nonisolated(nonsending) static func postEvent(_ request: HTTPRequest, _ service: SessionService) async throws -> HTTPResponse {
+    private nonisolated(nonsending) static func postEvent(
+        _ request: HTTPRequest, _ service: SessionService
+    ) async throws -> HTTPResponse {
         let body = try request.jsonObject()
         guard let screen = body["screen"]?.stringValue, let event = body["event"]?.stringValue else {
             var errors: [FieldError] = []

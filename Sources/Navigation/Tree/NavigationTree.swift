@@ -189,11 +189,10 @@ public struct NavigationTree: Sendable, Equatable {
         // By index: `for node in nodes.values` copied every node (each of its fields retained).
         for index in nodes.indices {
             let id = nodes.values[index].id
-            guard nodes.values[index].parent != nil, nodes.values[index].hasShownScreens, !withScreens.contains(id) else {
-                continue
-            }
+            let node = (parent: nodes.values[index].parent, shown: nodes.values[index].hasShownScreens)
+            guard node.parent != nil, node.shown, !withScreens.contains(id) else { continue }
             let depth = depth(id)
-            if deepest == nil || depth > deepest!.depth { deepest = (id, depth) }
+            if depth > deepest?.depth ?? -1 { deepest = (id, depth) }
         }
         return deepest?.id
     }
@@ -209,8 +208,7 @@ public struct NavigationTree: Sendable, Equatable {
         return depth
     }
 
-    /// The parent of `id` (nil for the root or an unknown id), read in place: `nodes[id]?.parent`
-    /// copied the whole node first.
+    /// The parent of `id` (nil for the root or an unknown id), read where the node is.
     func parent(of id: CoordinatorID) -> CoordinatorID? {
         guard let index = nodes.index(forKey: id) else { return nil }
         return nodes.values[index].parent

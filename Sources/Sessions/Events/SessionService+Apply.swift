@@ -6,9 +6,9 @@ extension SessionService {
     /// The apply stage: under the session's lock, the checks against the resident copy (token,
     /// expiry, `If-Match`, top screen), the commit, then memory and live streams updated.
     /// - Parameter tokenHash: the hash of `request.token`, which authenticated `session`.
-    nonisolated(nonsending) func apply(_ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]) async throws
-        -> ApplyOutcome
-    {
+    nonisolated(nonsending) func apply(
+        _ request: EventRequest, to session: ResidentSession, tokenHash: [UInt8]
+    ) async throws -> ApplyOutcome {
         try await session.lock.withLock {
             let current = session.current
             if current.retired { return .sessionMoved }
@@ -29,7 +29,9 @@ extension SessionService {
                 guard try await isCurrent(session, version: current.version) else { return .sessionMoved }
                 throw SessionError.staleScreen(
                     state: render(current, id: session.id), version: current.version,
-                    detail: EventRejection.notTopScreen(screen: request.event.screen, top: current.tree.topIdentity?.id).detail)
+                    detail: EventRejection.notTopScreen(
+                        screen: request.event.screen, top: current.tree.topIdentity?.id
+                    ).detail)
             }
             let committed: CommitOutcome
             let lasting = LastingWritesLog()

@@ -27,7 +27,8 @@ extension SessionService {
                 newToken: String?, tokenHash: [UInt8], answer: StoredAnswer?, userToConfirm: Int64?
             ) {
                 (self.tree, self.outcome, self.snapshot, self.journal) = (tree, outcome, snapshot, journal)
-                (self.newToken, self.tokenHash, self.answer, self.userToConfirm) = (newToken, tokenHash, answer, userToConfirm)
+                (self.newToken, self.tokenHash) = (newToken, tokenHash)
+                (self.answer, self.userToConfirm) = (answer, userToConfirm)
             }
         }
 

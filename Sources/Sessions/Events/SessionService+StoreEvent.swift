@@ -40,9 +40,9 @@ extension SessionService {
     /// `storesNothingElse`), through the persistence's `storeEventAlone`: on PostgreSQL, in one
     /// transaction with the other sessions' events waiting at the same time. Returns what `store`
     /// does; a refusal is `WriteRefusal`.
-    nonisolated(nonsending) func storeAlone(_ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64) async throws
-        -> JournalListings.Listed?
-    {
+    nonisolated(nonsending) func storeAlone(
+        _ ran: FlowRun, of request: EventRequest, current: ResidentSession.State, now: Int64
+    ) async throws -> JournalListings.Listed? {
         let write = eventWrite(ran, of: request, current: current, now: now)
         // Made only where other nodes hear of commits (not per event on SQLite).
         let notice =
