@@ -156,7 +156,6 @@ extension [UInt8] {
     }
 }
 
-
 extension String {
     /// The string's UTF-8 bytes, lent without a copy when the string is native. (`withUTF8` is
     /// mutating: calling it on a `var` copy of a `let` retained the string every time.)

@@ -44,7 +44,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// Replaces every field of `name` with one field.
     package mutating func set(_ name: String, _ value: String) {
         // `removeAll(where:)` made the array unique (a copy) even when no field matched.
-        if fields.indices.contains(where: { fields[$0].name.caseInsensitiveEquals(name) }) {
+        if self[name] != nil {
             fields.removeAll { $0.name.caseInsensitiveEquals(name) }
         }
         if fields.capacity == 0 { fields.reserveCapacity(4) }

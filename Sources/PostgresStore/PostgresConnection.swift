@@ -584,7 +584,7 @@ private struct Parameters {
             case .null: start = nil
             case .integer(let integer): bytes.appendDecimal(Int(integer))
             case .real(let real): bytes.append(contentsOf: "\(real)".utf8)
-            case .text(var text): text.withUTF8 { bytes.append(contentsOf: $0) }
+            case .text(let text): text.withUTF8Bytes { bytes.append(contentsOf: $0) }
             case .blob(let blob):
                 bytes.append(contentsOf: blob)
                 (length, format) = (Int32(blob.count), 1)

@@ -1,3 +1,4 @@
+import CoordinatorJSON
 import SessionStorage
 import Store
 
@@ -65,8 +66,7 @@ struct PostgresLiveNotices: LiveNoticePersistence {
         for (index, notice) in notices.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "\""))
-            var text = element(notice)
-            text.withUTF8 { utf8 in
+            element(notice).withUTF8Bytes { utf8 in
                 let escaped = { (byte: UInt8) in byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
                 guard utf8.contains(where: escaped) else { return bytes.append(contentsOf: utf8) }
                 for byte in utf8 {

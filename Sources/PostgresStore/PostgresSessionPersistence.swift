@@ -22,9 +22,7 @@ package struct PostgresSessionPersistence: SessionPersistence {
     /// the same time, in one transaction and one round trip (`GroupCommit`).
     package nonisolated(nonsending) func storeEventAlone(
         _ write: EventWrite, notice: String?, in store: any Store
-    ) async throws
-        -> EventWriteOutcome
-    {
+    ) async throws -> EventWriteOutcome {
         let statement = FoldedEventSQL.statement(write)
         guard let database = store as? PostgresDatabase, let check = statement.check, let counting = statement.counting,
             let token = statement.token

@@ -123,10 +123,12 @@ public struct Layer: Sendable, Hashable, Codable {
 
     var isTabs: Bool { tabs != nil }
 
-    /// The stack that is shown: the selected tab's, or the layer's own.
+    /// The stack that is shown: the selected tab's, or the layer's own. Found by index: a closure
+    /// over the tabs was handed a copy of each (its strings and stack retained).
     var visibleScreens: [Screen] {
         guard let tabs else { return screens }
-        return tabs.first { $0.name == selectedTab }?.screens ?? []
+        for index in tabs.indices where tabs[index].name == selectedTab { return tabs[index].screens }
+        return []
     }
 
     /// The top of the stack that is shown, without copying the stack out (`top` is read about ten

@@ -188,9 +188,9 @@ public struct NavigationTree: Sendable, Equatable {
         var deepest: (id: CoordinatorID, depth: Int)?
         // By index: `for node in nodes.values` copied every node (each of its fields retained).
         for index in nodes.indices {
+            guard nodes.values[index].parent != nil, nodes.values[index].hasShownScreens else { continue }
             let id = nodes.values[index].id
-            let node = (parent: nodes.values[index].parent, shown: nodes.values[index].hasShownScreens)
-            guard node.parent != nil, node.shown, !withScreens.contains(id) else { continue }
+            guard !withScreens.contains(id) else { continue }
             let depth = depth(id)
             if depth > deepest?.depth ?? -1 { deepest = (id, depth) }
         }
