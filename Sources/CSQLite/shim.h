@@ -12,6 +12,13 @@ static inline int coordinatord_sqlite_enable_defensive(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
 
+// sqlite3_config is variadic too. Keeps every statement journal (the copy of the pages a
+// savepoint changes, to roll it back) in memory instead of spilling it past 64 KiB to a temporary
+// file. Only before SQLite is initialized (the process's first open); SQLITE_MISUSE after.
+static inline int coordinatord_sqlite_keep_statement_journals_in_memory(void) {
+    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, -1);
+}
+
 #ifdef __linux__
 #include <sys/types.h>
 // sync_file_range(2): <fcntl.h> declares it only under _GNU_SOURCE, which Swift's Glibc module is

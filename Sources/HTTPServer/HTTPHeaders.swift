@@ -1,9 +1,17 @@
+/// One header field, as sent.
+package struct HTTPField: Sendable, Equatable {
+    package let name: String
+    package let value: String
+}
+
 /// An ordered list of header fields with case-insensitive lookup by name.
 package struct HTTPHeaders: Sendable, Equatable, Sequence {
-    package private(set) var fields: [(name: String, value: String)] = []
+    // Fields are a struct of their own rather than a tuple: an array of tuples is destroyed (and
+    // copied) through the runtime's generic tuple witnesses, one call per string of each field.
+    package private(set) var fields: [HTTPField] = []
 
     package init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { (name: $0.0, value: $0.1) }
+        self.fields = fields.map { HTTPField(name: $0.0, value: $0.1) }
     }
 
     /// Makes room for `count` fields, so that adding a request's or a response's usual fields
@@ -38,7 +46,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Appends a field, keeping any existing ones of the same name.
     package mutating func add(_ name: String, _ value: String) {
-        fields.append((name: name, value: value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
     /// Replaces every field of `name` with one field.
@@ -48,15 +56,15 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
             fields.removeAll { $0.name.caseInsensitiveEquals(name) }
         }
         if fields.capacity == 0 { fields.reserveCapacity(4) }
-        fields.append((name: name, value: value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
-    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[HTTPField]> {
         fields.makeIterator()
     }
 
     package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+        lhs.fields == rhs.fields
     }
 }
 

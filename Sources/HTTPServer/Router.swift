@@ -82,13 +82,17 @@ package struct Router: HTTPResponder {
     package func resolve(method: String, path: String) -> Resolution {
         let parts = Self.split(path)
         var allowed: [String] = []
-        for entry in entries {
-            guard let parameters = Self.match(entry.segments, parts) else { continue }
-            if entry.route.method == method || (method == "HEAD" && entry.route.method == "GET") {
+        // By index, reading each entry in place: `for entry in entries` copied every entry tried
+        // (its route's strings, its segments and its handler retained, then released).
+        for index in entries.indices where entries[index].segments.count == parts.count {
+            guard let parameters = Self.match(entries[index].segments, parts) else { continue }
+            let routeMethod = entries[index].route.method
+            if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
+                let entry = entries[index]
                 return Resolution(
                     route: entry.route, handler: entry.handler, parameters: parameters, unexpectedError: unexpectedError)
             }
-            allowed.append(entry.route.method)
+            allowed.append(routeMethod)
         }
         let problem: Problem
         if allowed.isEmpty {
@@ -131,12 +135,12 @@ package struct Router: HTTPResponder {
     /// (`/v1/sessions/{id}/…`) made and dropped a dictionary per route tried.
     private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
-        for (segment, part) in zip(segments, parts) {
-            if case .literal(let literal) = segment, literal != part { return nil }
+        for index in segments.indices {
+            if case .literal(let literal) = segments[index], literal != parts[index] { return nil }
         }
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            if case .parameter(let name) = segment { parameters[name] = String(part) }
+        for index in segments.indices {
+            if case .parameter(let name) = segments[index] { parameters[name] = String(parts[index]) }
         }
         return parameters
     }

@@ -78,6 +78,18 @@ package final class FlowRunner: Sendable {
         _ event: IncomingEvent, to tree: inout NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
         _ info: RequestInfo, session: String, userCheckInWrite: Bool = false
     ) throws -> (outcome: EventOutcome, snapshot: [UInt8], json: [UInt8], userToConfirm: Int64?) {
+        let run = try applying(
+            event, from: tree, on: connection, prepared, info, session: session, userCheckInWrite: userCheckInWrite)
+        tree = run.tree
+        return (run.outcome, run.snapshot, run.json, run.userToConfirm)
+    }
+
+    /// `apply`, leaving `tree` as it is and returning the tree the run made (the session service's
+    /// form: its tree is a copy already, which `apply`'s working copy would copy again).
+    package func applying(
+        _ event: IncomingEvent, from tree: NavigationTree, on connection: any SQLConnection, _ prepared: PreparedWork,
+        _ info: RequestInfo, session: String, userCheckInWrite: Bool = false
+    ) throws -> (tree: NavigationTree, outcome: EventOutcome, snapshot: [UInt8], json: [UInt8], userToConfirm: Int64?) {
         Self.runs.increment()
         var working = tree
         let environment = self.environment(connection, prepared, info, session: session)
@@ -89,8 +101,7 @@ package final class FlowRunner: Sendable {
         }
         let json = try snapshotJSON(working)
         let userToConfirm = userCheckInWrite && userRows != nil ? tree.user?.id : nil
-        tree = working
-        return (outcome, StoredSnapshot.pack(json), json, userToConfirm)
+        return (working, outcome, StoredSnapshot.pack(json), json, userToConfirm)
     }
 
     /// The snapshot of `tree` as stored, refused (`422`) when its JSON is past the session's byte limit.

@@ -17,6 +17,28 @@ import Testing
         #expect(try connection.queryFirst("PRAGMA foreign_keys") { $0.int(0) } == 1)
     }
 
+    /// A savepoint that changes far more than 64 KiB of pages the transaction had changed before
+    /// (the writer's batches: one savepoint per write) keeps its statement journal in memory:
+    /// no temporary file is open meanwhile (SQLite names them `etilqs_…` and deletes them at once,
+    /// so they show only among the process's descriptors).
+    @Test func aSavepointsJournalStaysInMemory() throws {
+        #expect(SQLiteConnection.statementJournalsInMemory)
+        let connection = try Self.open()
+        let row = [UInt8](repeating: 7, count: 3_000)
+        try connection.run("BEGIN IMMEDIATE")
+        for index in 0..<200 { try connection.run("INSERT INTO notes (body, data) VALUES (?1, ?2)", [.text("\(index)"), .blob(row)]) }
+        try connection.run("SAVEPOINT write")
+        try connection.run("UPDATE notes SET data = zeroblob(3000)")
+        let temporaryFiles = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"))?.contains("etilqs_") == true
+        }
+        try connection.run("ROLLBACK TO write")
+        try connection.run("RELEASE write")
+        #expect(try connection.queryFirst("SELECT count(*) FROM notes WHERE data = zeroblob(3000)") { $0.int(0) } == 0)
+        try connection.run("ROLLBACK")
+        #expect(temporaryFiles.isEmpty)
+    }
+
     /// SQL with values in its text makes a new statement each time: the cache stays bounded, and
     /// a statement whose rows are being read survives the cache starting over under it.
     @Test func theStatementCacheIsBounded() throws {

@@ -21,12 +21,15 @@ extension SessionService {
     nonisolated(nonsending) func commit(
         _ request: EventRequest, current: ResidentSession.State, now: Int64, lasting: LastingWritesLog
     ) async throws -> CommitOutcome {
+        // The closures below reach the session as the event found it through one reference: each
+        // that captured the struct itself copied it, retaining its tree, snapshot and token hash.
+        let found = FoundState(current)
         let run = {
             @Sendable (connection: any SQLConnection, prepared: PreparedWork, onReader: Bool, userCheckInWrite: Bool) throws
                 -> FlowRun in
             do {
                 return try self.runFlow(
-                    request, current: current, now: now, connection, prepared, renderAnswer: onReader,
+                    request, current: found.state, now: now, connection, prepared, renderAnswer: onReader,
                     userCheckInWrite: userCheckInWrite)
             } catch let error where userCheckInWrite && !FlowRunner.asksForWork(error) {
                 throw WriteRefusal.userUnconfirmed
@@ -36,7 +39,7 @@ extension SessionService {
         let trace = Traced.carrier()
         // `open` of what the session shows already changes nothing: no version, no entry.
         let changesNothing = { @Sendable (ran: FlowRun) -> Bool in
-            request.event.name == SystemEvent.open.name && ran.snapshot == current.snapshot && ran.newToken == nil
+            request.event.name == SystemEvent.open.name && ran.snapshot == found.state.snapshot && ran.newToken == nil
                 && ran.outcome.asksNothingElse
         }
         let keep = { @Sendable (ran: FlowRun, connection: any SQLConnection) throws -> FlowRun in
@@ -45,7 +48,7 @@ extension SessionService {
                 ran.unchanged = true
                 return ran
             }
-            ran.journalListing = try self.store(ran, of: request, current: current, now: now, trace: trace, connection)
+            ran.journalListing = try self.store(ran, of: request, current: found.state, now: now, trace: trace, connection)
             return ran
         }
         // Once a run tried to read (or write), the rounds after a preparation skip the attempts
@@ -74,7 +77,7 @@ extension SessionService {
                     // Its write is all it stores: it may go with other sessions' events (PostgreSQL's group commit).
                     var stored = ran
                     stored.journalListing = try await Traced.span("commit") {
-                        try await self.storeAlone(ran, of: request, current: current, now: now)
+                        try await self.storeAlone(ran, of: request, current: found.state, now: now)
                     }
                     return stored
                 }
@@ -101,7 +104,7 @@ extension SessionService {
             // work thrown, done, then asked again), so that the flow runs once, where it says.
             if !declared {
                 let access = try await Traced.span("declare") {
-                    try await self.declaredAccess(request, current: current, now: now, hint: hint, prepared)
+                    try await self.declaredAccess(request, current: found.state, now: now, hint: hint, prepared)
                 }
                 switch access {
                 case nil: break
@@ -152,4 +155,10 @@ extension SessionService {
     static let flowsOnWriter = Counter(label: "coordinatord_event_flows_total", dimensions: [("connection", "writer")])
     static let flowsWithoutConnection = Counter(
         label: "coordinatord_event_flows_total", dimensions: [("connection", "none")])
+}
+
+/// A session's state as an event found it, shared by reference among the stages of its commit.
+final class FoundState: Sendable {
+    let state: ResidentSession.State
+    init(_ state: ResidentSession.State) { self.state = state }
 }

@@ -54,13 +54,12 @@ extension SessionService {
         _ request: EventRequest, current: ResidentSession.State, now: Int64, _ connection: any SQLConnection,
         _ prepared: PreparedWork, renderAnswer: Bool, userCheckInWrite: Bool
     ) throws -> FlowRun {
-        var tree = current.tree
         let info = RequestInfo(
             clientAddress: request.clientAddress, now: now, deviceToken: request.deviceToken, language: request.language)
         // The journal keeps the model writes the flow made, for `check-deploy` to compare.
         let recorder = configuration.journal.enabled ? WriteRecorder(connection) : nil
-        let (outcome, snapshot, json, userToConfirm) = try flows.apply(
-            request.event, to: &tree, on: recorder ?? connection, prepared, info, session: request.sessionID,
+        let (tree, outcome, snapshot, json, userToConfirm) = try flows.applying(
+            request.event, from: current.tree, on: recorder ?? connection, prepared, info, session: request.sessionID,
             userCheckInWrite: userCheckInWrite)
         let newToken = outcome.credentialsRotated ? Tokens.random() : nil
         let answer =
