@@ -71,9 +71,11 @@ package struct JSONParser {
     private mutating func object() throws -> JSONValue {
         try nested { parser in
             parser.index += 1
-            var members: [String: JSONValue] = [:]
             parser.skipWhitespace()
-            if parser.peek(UInt8(ascii: "}")) { return .object(members) }
+            if parser.peek(UInt8(ascii: "}")) { return .object([:]) }
+            // Room for a few members at once: grown from empty, the table was made for one member,
+            // then made again for the second (an event's body has two or three).
+            var members = [String: JSONValue](minimumCapacity: 4)
             while true {
                 parser.skipWhitespace()
                 guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {

@@ -39,7 +39,7 @@ package struct HTTPRequest: Sendable {
     /// The request line's version: `HTTP/1.1` or `HTTP/1.0`.
     package var version: String { message.version }
     /// Values of the `{name}` segments of the route that matched, filled by the router.
-    package var pathParameters: [String: String] = [:]
+    package var pathParameters = PathParameters()
     /// The id this server gave the request (its `X-Request-Id` answer header), for logs.
     package var requestID = ""
 

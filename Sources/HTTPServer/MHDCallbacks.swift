@@ -82,9 +82,7 @@ enum MHDCallbacks {
         let refusal: Problem?
         if core.draining.load(ordering: .acquiring) {
             refusal = Problem(.shuttingDown, detail: "The server is shutting down; retry on another connection.")
-        } else if let problem = RequestScreening.problem(
-            version: version.map { String(cString: $0) } ?? "", headers: state.headers)
-        {
+        } else if let problem = RequestScreening.problem(version: state.version, headers: state.headers) {
             refusal = problem
         } else if let length = state.headers["Content-Length"].flatMap(Int.init), length > core.limits.maxBodyBytes {
             refusal = tooLarge(core)

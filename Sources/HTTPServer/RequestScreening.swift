@@ -18,20 +18,26 @@ enum RequestScreening {
         var lengths = 0
         var encodings: [String] = []
         var hosts = 0
-        for field in headers {
-            // `Transfer-Encoding : chunked` is no header to libmicrohttpd (it keeps the space in
-            // the name) but is one to some proxies: a body framed by one is a smuggled request to the other.
-            guard HTTPToken.isToken(field.name) else {
-                return Problem(.malformedRequest, detail: "A header name is not a token (no space may precede its colon).")
+        // The fields read in place (iterating the headers copied each field, its two strings retained).
+        let malformedName = headers.fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                let name = fields[index].name
+                // `Transfer-Encoding : chunked` is no header to libmicrohttpd (it keeps the space in
+                // the name) but is one to some proxies: a body framed by one is a smuggled request to the other.
+                guard HTTPToken.isToken(name) else { return true }
+                if name.caseInsensitiveEquals("Content-Length") {
+                    length = length ?? fields[index].value
+                    lengths += 1
+                } else if name.caseInsensitiveEquals("Transfer-Encoding") {
+                    encodings.append(fields[index].value)
+                } else if name.caseInsensitiveEquals("Host") {
+                    hosts += 1
+                }
             }
-            if field.name.caseInsensitiveEquals("Content-Length") {
-                length = length ?? field.value
-                lengths += 1
-            } else if field.name.caseInsensitiveEquals("Transfer-Encoding") {
-                encodings.append(field.value)
-            } else if field.name.caseInsensitiveEquals("Host") {
-                hosts += 1
-            }
+            return false
+        }
+        if malformedName {
+            return Problem(.malformedRequest, detail: "A header name is not a token (no space may precede its colon).")
         }
         if lengths > 1 {
             return Problem(.malformedRequest, detail: "The request has more than one Content-Length.")

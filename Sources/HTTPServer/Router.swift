@@ -25,7 +25,7 @@ package struct Router: HTTPResponder {
     package struct Resolution: Sendable {
         package let route: Route?
         fileprivate let handler: Handler
-        fileprivate let parameters: [String: String]
+        fileprivate let parameters: PathParameters
         fileprivate let unexpectedError: ErrorReporter
 
         package nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -103,7 +103,7 @@ package struct Router: HTTPResponder {
                 .methodNotAllowed, detail: "\(method) is not allowed on \(path).",
                 headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))
         }
-        return Resolution(route: nil, handler: { _ in throw problem }, parameters: [:], unexpectedError: unexpectedError)
+        return Resolution(route: nil, handler: { _ in throw problem }, parameters: PathParameters(), unexpectedError: unexpectedError)
     }
 
     package nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -133,14 +133,14 @@ package struct Router: HTTPResponder {
     /// The path parameters when `parts` match `segments`. Literals are all compared before any
     /// parameter is kept: a path tried against routes that differ only after a parameter
     /// (`/v1/sessions/{id}/…`) made and dropped a dictionary per route tried.
-    private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
+    private static func match(_ segments: [Segment], _ parts: [Substring]) -> PathParameters? {
         guard segments.count == parts.count else { return nil }
         for index in segments.indices {
             if case .literal(let literal) = segments[index], literal != parts[index] { return nil }
         }
-        var parameters: [String: String] = [:]
+        var parameters = PathParameters()
         for index in segments.indices {
-            if case .parameter(let name) = segments[index] { parameters[name] = String(parts[index]) }
+            if case .parameter(let name) = segments[index] { parameters.append(name: name, value: String(parts[index])) }
         }
         return parameters
     }

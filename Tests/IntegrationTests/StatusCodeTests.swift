@@ -59,6 +59,13 @@ import Testing
         #expect((missing.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
         let notJSON = try await post(server, path, token: client.token, contentType: "text/plain", body: "hello")
         ProblemAssertions.expect(notJSON, 415, "unsupported-media-type")
+        // The media type is compared without case, before its parameters; any `+json` type is JSON.
+        for accepted in ["Application/JSON; charset=utf-8", "application/vnd.example+JSON"] {
+            let read = try await post(server, path, token: client.token, contentType: accepted, body: "{not json")
+            ProblemAssertions.expect(read, 400, "invalid-body")
+        }
+        let almost = try await post(server, path, token: client.token, contentType: "application/jsonx", body: "{}")
+        ProblemAssertions.expect(almost, 415, "unsupported-media-type")
         let badPlatform = try await post(server, "/v1/sessions", body: #"{"platform":"watch"}"#)
         ProblemAssertions.expect(badPlatform, 422, "invalid-platform")
 

@@ -14,17 +14,30 @@ extension HTTPRequest {
             let schemeEnd = bytes[start...].firstIndex(of: space)
         else { return nil }
         let rest = bytes[bytes.index(after: schemeEnd)...]
-        guard !rest.isEmpty, Substring(bytes[start..<schemeEnd]).lowercased() == "bearer" else { return nil }
+        guard !rest.isEmpty, Self.equalIgnoringCase(bytes[start..<schemeEnd], "bearer") else { return nil }
         return String(Substring(rest).trimmingOptionalWhitespace())
+    }
+
+    /// Whether `bytes` spell `lowercase` (ASCII) in any case: without the lowercased copy of
+    /// them a comparison made (an allocation per request for the scheme and the media type).
+    private static func equalIgnoringCase(_ bytes: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { expected in
+            bytes.count == expected.count && zip(bytes, expected).allSatisfy { byte, want in
+                byte == want || (want >= UInt8(ascii: "a") && want <= UInt8(ascii: "z") && byte == want - 32)
+            }
+        }
     }
 
     /// The body as a JSON object: `415` if not sent as JSON, `400` if not a JSON object.
     func jsonObject() throws -> JSONValue {
         // The media type before any parameter; cut on bytes (`split` walks characters).
-        let contentType = headers["Content-Type"].map {
-            Substring($0.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingOptionalWhitespace().lowercased()
+        let mediaType = headers["Content-Type"].map {
+            Substring($0.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingOptionalWhitespace().utf8
         }
-        guard contentType == "application/json" || contentType?.hasSuffix("+json") == true else {
+        guard let mediaType,
+            Self.equalIgnoringCase(mediaType, "application/json")
+                || (mediaType.count >= 5 && Self.equalIgnoringCase(mediaType.suffix(5), "+json"))
+        else {
             throw Problem(.unsupportedMediaType, detail: "Send the body as application/json.")
         }
         guard let value = try? JSONValue.parse(body), case .object = value else {

@@ -15,11 +15,16 @@ extension NavigationApp {
     /// (canonical JSON) by merging the State's own keys, in order already, with `extra`'s, sorted;
     /// where both name a key, the State's own wins.
     public func renderState(_ tree: NavigationTree, extra: [String: JSONValue]) -> [UInt8] {
+        renderState(tree, sortedExtra: extra.count < 2 ? Array(extra) : extra.sorted { $0.key < $1.key })
+    }
+
+    /// `renderState(_:extra:)` with the members already in key order (the session service's
+    /// answer to every event: a dictionary of them cost an allocation, a hash per key and a sort).
+    package func renderState(_ tree: NavigationTree, sortedExtra extra: [(key: String, value: JSONValue)]) -> [UInt8] {
         let top = tree.topIdentity?.id
         var output: [UInt8] = []
         output.reserveCapacity(tree.estimatedJSONBytes)
         let link = link(of: tree)
-        let extra = extra.count < 2 ? Array(extra) : extra.sorted { $0.key < $1.key }
         var nextExtra = 0
         var first = true
         output.append(UInt8(ascii: "{"))

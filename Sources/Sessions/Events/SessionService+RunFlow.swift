@@ -85,10 +85,16 @@ extension SessionService {
         _ app: NavigationApp, _ tree: NavigationTree, id: String, version: Int, token: String?, deviceToken: String?,
         droppedLink: DroppedLink? = nil
     ) -> StoredAnswer {
-        var extra: [String: JSONValue] = ["id": .string(id), "version": .int(version)]
-        if let token { extra["token"] = .string(token) }
-        if let deviceToken { extra["deviceToken"] = .string(deviceToken) }
-        if let droppedLink { extra["linkDropped"] = ["link": .string(droppedLink.link), "reason": .string(droppedLink.reason)] }
-        return StoredAnswer(version: version, body: app.renderState(tree, extra: extra))
+        // In key order, as the State writes its members.
+        var extra: [(key: String, value: JSONValue)] = []
+        extra.reserveCapacity(5)
+        if let deviceToken { extra.append(("deviceToken", .string(deviceToken))) }
+        extra.append(("id", .string(id)))
+        if let droppedLink {
+            extra.append(("linkDropped", ["link": .string(droppedLink.link), "reason": .string(droppedLink.reason)]))
+        }
+        if let token { extra.append(("token", .string(token))) }
+        extra.append(("version", .int(version)))
+        return StoredAnswer(version: version, body: app.renderState(tree, sortedExtra: extra))
     }
 }
