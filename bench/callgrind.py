@@ -7,8 +7,14 @@ then counts only while the load generator drives `--seconds` of navigation (the 
 of `make bench`), and prints the instructions per event with the top inclusive costs per event.
 The profile is kept in `--out` for `callgrind_annotate` (pipe it through `swift demangle`).
 Valgrind runs the server's threads one at a time, so an event's instructions, not its time, are
-the figure. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
-[--server-arguments "--journal off"] [--postgresql] [--streams] [--toggle]
+the figure. They are the time on this machine's CPU, though: user time per event runs at about
+7,500 instructions per µs for coordinatord and for the durable C server alike (docs/performance.md).
+Each figure is split into libmicrohttpd's `memset` of the connection's pool (counted per byte,
+a few hundred cycles in time), the SQLite writer and the rest (the HTTP workers).
+`--baseline` profiles bench/durable_baseline.c under the same toggle load instead, sized as
+coordinatord's toggle event (its answer, state and journal entry): the instruction budget to
+compare with. usage: bench/callgrind.py [--server PATH] [--out DIR] [--sessions N] [--seconds S]
+[--server-arguments "--journal off"] [--postgresql] [--streams] [--toggle] [--baseline]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -28,8 +34,12 @@ def main():
                         help="drive issue 25's load instead: signed-out sessions toggling logIn/back")
     parser.add_argument("--streams", action="store_true",
                         help="open a live stream on each driven session, so that every event is pushed")
+    parser.add_argument("--baseline", action="store_true",
+                        help="profile the durable C baseline under the toggle load instead of coordinatord")
     options = parser.parse_args()
     run.compile_tools()
+    if options.baseline:
+        return baseline(options)
     os.makedirs(options.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="coordinatord-callgrind-")
     server = os.path.join(work, "coordinatord")
@@ -75,14 +85,66 @@ def main():
         process.wait(timeout=120)
         if cluster: cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
-    dumps = sorted(f for f in os.listdir(options.out) if f.startswith("callgrind.out."))
-    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", os.path.join(options.out, dumps[-1])],
+    report(options.out, result, writer="static Writer.run(")
+
+
+def baseline(options):
+    """The durable C baseline (SQLite) under callgrind, driven by the toggle load."""
+    build = run.BUILD
+    flags = subprocess.check_output(["pkg-config", "--cflags", "--libs", "libmicrohttpd", "sqlite3"], text=True).split()
+    program = os.path.join(build, "durable_baseline")
+    subprocess.check_call(["gcc", "-O2", "-g", "-o", program, os.path.join(run.ROOT, "bench", "durable_baseline.c"),
+                           "-lpthread", *flags])
+    os.makedirs(options.out, exist_ok=True)
+    for stale in os.listdir(options.out):
+        if stale.startswith("baseline.out"): os.remove(os.path.join(options.out, stale))
+    work = tempfile.mkdtemp(prefix="coordinatord-callgrind-")
+    port = run.free_port()
+    # Sized as coordinatord's toggle event (bench/durable.py measures them): state, answer, journal entry.
+    process = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={options.out}/baseline.out",
+         program, str(port), os.path.join(work, "baseline.sqlite"), str(options.sessions), "423", "262", "447", "2"],
+        stdout=subprocess.PIPE, stderr=open(os.path.join(options.out, "valgrind.log"), "w"), text=True)
+    try:
+        lines = [process.stdout.readline() for _ in range(options.sessions)]
+        process.stdout.readline()
+        sessions = os.path.join(work, "sessions.txt")
+        open(sessions, "w").writelines(lines)
+        run.loadgen("navigate", port, options.connections, 3, 1, sessions, 0, 0)
+        control = lambda *args: subprocess.check_call(["callgrind_control", *args, str(process.pid)],
+                                                      stdout=subprocess.DEVNULL)
+        control("-z")
+        control("-i", "on")
+        result = run.loadgen("navigate", port, options.connections, options.seconds, 1, sessions, 0, 0)
+        control("-i", "off")
+        control("-d")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        shutil.rmtree(work, ignore_errors=True)
+    report(options.out, result, writer=":writer ", prefix="baseline.out")
+
+
+def report(folder, result, writer, prefix="callgrind.out."):
+    """Prints the instructions per event of the newest dump in `folder`, split, and the top inclusive costs."""
+    dumps = sorted((f for f in os.listdir(folder) if f.startswith(prefix) and f != prefix.rstrip(".")),
+                   key=lambda f: os.path.getmtime(os.path.join(folder, f)))
+    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", os.path.join(folder, dumps[-1])],
                                capture_output=True, text=True).stdout
     events = max(1, result["requests"])
     lines = annotated.splitlines()
     total = next(int(l.split()[0].replace(",", "")) for l in lines if "PROGRAM TOTALS" in l)
     print(f"{result['requests']} events ({result['non2xx']} non-2xx): {total / events:,.0f} instructions per event")
     demangle = shutil.which("swift-demangle") or "/opt/swift/usr/bin/swift-demangle"
+    readable = subprocess.run([demangle, "--simplified"], input=annotated, capture_output=True, text=True).stdout
+    cost = lambda pattern: max((int(l.split()[0].replace(",", "")) for l in readable.splitlines()
+                                if "%)" in l and pattern in l), default=0)
+    zeroing, writing = cost("__memset_avx2_unaligned_erms"), cost(writer)
+    print(f"  libmicrohttpd's memset {zeroing / events:,.0f}, the writer {writing / events:,.0f}, "
+          f"the rest (HTTP workers) {(total - zeroing - writing) / events:,.0f}")
     top = [l for l in lines if "(" in l and "%)" in l and "PROGRAM TOTALS" not in l][:40]
     names = subprocess.run([demangle, "--simplified"], input="\n".join(top), capture_output=True, text=True).stdout
     for line in names.splitlines():
