@@ -55,20 +55,26 @@ extension FlowRunner {
 
     /// The environment coordinators see for one run of an event: the app's models bound to the
     /// `connection` it runs on (read-only, or the writer's), what was prepared, the run's lasting
-    /// writes, and the directory of sessions by user.
+    /// writes, and the directory of sessions by user. Built when a coordinator first asks for a
+    /// dependency (`Environment.init(deferred:)`); the run's set of lasting writes is begun now,
+    /// so that it replaces the last run's whether or not this run asks.
     package func environment(
         _ connection: any SQLConnection, _ prepared: PreparedWork, _ info: RequestInfo, session: String
     ) -> Environment {
-        var environment = makeEnvironment(connection, prepared.passwords, info)
-        environment.set(prepared.results)
-        // The app's factory may set them too; they are the same value.
-        environment.set(prepared.passwords)
-        environment.set(EventConnection(connection: connection))
-        environment.set(prepared.lasting.begin(on: connection))
-        environment.setSessionDirectory(
-            StoreSessionDirectory(tables: tables, connection: connection, current: session, now: info.now))
-        if let language = info.language { environment.set(EventLanguage(language)) }
-        return environment
+        let lasting = prepared.lasting.begin(on: connection)
+        let (makeEnvironment, tables) = (self.makeEnvironment, self.tables)
+        return Environment(deferred: {
+            var environment = makeEnvironment(connection, prepared.passwords, info)
+            environment.set(prepared.results)
+            // The app's factory may set them too; they are the same value.
+            environment.set(prepared.passwords)
+            environment.set(EventConnection(connection: connection))
+            environment.set(lasting)
+            environment.setSessionDirectory(
+                StoreSessionDirectory(tables: tables, connection: connection, current: session, now: info.now))
+            if let language = info.language { environment.set(EventLanguage(language)) }
+            return environment
+        })
     }
 }
 

@@ -6,12 +6,22 @@ public struct Environment {
     // The types are kept apart from the values so that the scan copies no existential.
     private var types: [ObjectIdentifier] = []
     private var values: [Any] = []
+    /// Set for an environment built on first use (`init(deferred:)`); its entries are then there.
+    private var deferred: Deferred?
 
     /// An empty environment.
     public init() {}
 
+    /// An environment that `make` builds when a dependency is first asked for or set, once: an
+    /// event that only navigates asks for none, and building the app's models, boxing each and
+    /// releasing them was a few per cent of its instructions. Copies share the one build.
+    package init(deferred make: @escaping () -> Environment) {
+        deferred = Deferred(make)
+    }
+
     /// Adds or replaces the dependency of type `T`.
     public mutating func set<T>(_ value: T) {
+        if let deferred { self = deferred.environment }
         if let index = types.firstIndex(of: ObjectIdentifier(T.self)) {
             values[index] = value
         } else {
@@ -26,6 +36,7 @@ public struct Environment {
 
     /// The dependency of type `T`, if one was set.
     public subscript<T>(_ type: T.Type) -> T? {
+        if let deferred { return deferred.environment[type] }
         guard let index = types.firstIndex(of: ObjectIdentifier(type)) else { return nil }
         return values[index] as? T
     }
@@ -34,5 +45,22 @@ public struct Environment {
     public func require<T>(_ type: T.Type) throws -> T {
         guard let value = self[type] else { throw NavigationError("no \(T.self) in the environment") }
         return value
+    }
+
+    /// The builder of a deferred environment and, once asked, what it built. An environment lives
+    /// within one run of an event, on the thread that runs it (it is not `Sendable`).
+    private final class Deferred {
+        private var make: (() -> Environment)?
+        private var made: Environment?
+
+        init(_ make: @escaping () -> Environment) { self.make = make }
+
+        var environment: Environment {
+            if let made { return made }
+            let built = make?() ?? Environment()
+            made = built
+            make = nil
+            return built
+        }
     }
 }
