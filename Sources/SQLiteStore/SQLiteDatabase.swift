@@ -43,6 +43,12 @@ package final class SQLiteDatabase: Store {
         try await writer.write(work)
     }
 
+    package nonisolated(nonsending) func writeRerunnable<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
+        try await writer.write(rerunnable: true, work)
+    }
+
     /// Reads committed data; refused once the file was deleted or replaced (checked after the read,
     /// so that nothing read from the deleted file, where a refused batch may have landed, is served).
     /// The readers' connections are opened read-only: `read` is read-only already.

@@ -6,7 +6,10 @@ import Store
 /// work in one transaction (group commit), one savepoint per piece of work.
 ///
 /// A caller's work runs inside its own savepoint: if it throws, only its changes are rolled
-/// back and only it gets the error. The callers of a batch are answered after the batch's
+/// back and only it gets the error. A batch whose every write is *rerunnable* (work that only
+/// stores values it was given, so running it again after a rollback does the same) runs without
+/// the savepoints; when one of its writes throws, the batch is rolled back and run again with
+/// them, so the outcome is the same and the common batch saves two statements a write. The callers of a batch are answered after the batch's
 /// `COMMIT` returns (with `synchronous=FULL`, after the fsync), so one fsync serves them all;
 /// if the commit fails, every caller of the batch gets the error and nothing of theirs is kept.
 /// Before each commit the file is checked to be the one opened (`DatabaseFile`): a batch for a
@@ -46,15 +49,17 @@ package final class Writer: Sendable {
 
     /// Runs `work` on the write connection in the next group commit and returns its result
     /// once that commit is durable.
+    /// With `rerunnable`, `work` may run twice before its commit (see the type's comment): it
+    /// must only store what it was given, with no effect outside the connection.
     @discardableResult
     package nonisolated(nonsending) func write<T: Sendable>(
-        _ work: @escaping @Sendable (SQLiteConnection) throws -> T
+        rerunnable: Bool = false, _ work: @escaping @Sendable (SQLiteConnection) throws -> T
     ) async throws -> T {
         // The result crosses threads as `any Sendable` and is cast back here: a continuation,
         // job and result generic over `T` cost a dozen runtime metadata lookups per write
         // (about 400 instructions each), more than boxing the value and one cast.
         let result = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            enqueue({ try work($0) }, then: { continuation.resume(with: $0) })
+            enqueue({ try work($0) }, rerunnable: rerunnable, then: { continuation.resume(with: $0) })
         }
         return result as! T
     }
@@ -62,10 +67,10 @@ package final class Writer: Sendable {
     /// Queues `work` for the next group commit; `then` gets its result once that commit is
     /// durable (or the failure). For a caller that is not async (a reader handing its result on).
     package func enqueue(
-        _ work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable,
+        _ work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable, rerunnable: Bool = false,
         then answer: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
     ) {
-        queue.push(PendingWrite(work: work, answer: answer))
+        queue.push(PendingWrite(work: work, rerunnable: rerunnable, answer: answer))
     }
 
     /// Commits what is queued, stops the thread and closes the connection. Later writes fail.
@@ -95,7 +100,7 @@ package final class Writer: Sendable {
                         batch[0].complete(failure: nil)
                         continue
                     }
-                } else {
+                } else if try !batch.allSatisfy(\.rerunnable) || !performAll(batch, connection) {
                     for job in batch {
                         try connection.run("SAVEPOINT write")
                         let ok = job.perform(connection)
@@ -117,6 +122,19 @@ package final class Writer: Sendable {
             checkpointer?.finishOnWriter(connection)
         }
     }
+
+    /// Runs the rerunnable `batch` without savepoints, in the transaction begun. When a write
+    /// throws, rolls everything back and begins again, and returns false: the caller runs the
+    /// batch again, each write in its savepoint.
+    private static func performAll(_ batch: [any WriteJob], _ connection: SQLiteConnection) throws -> Bool {
+        for job in batch where !job.perform(connection) {
+            // SQLite may have rolled back already (a full disk, say): then this finds no transaction.
+            try? connection.run("ROLLBACK")
+            try connection.run("BEGIN IMMEDIATE")
+            return false
+        }
+        return true
+    }
 }
 
 /// A connection on its way to the thread that is its only user afterwards.
@@ -128,6 +146,8 @@ final class OwnedConnection: @unchecked Sendable {
 
 /// One caller's work and the continuation to answer it.
 protocol WriteJob: AnyObject, Sendable {
+    /// The work only stores what it was given: it may run again after a rollback.
+    var rerunnable: Bool { get }
     /// Runs the work; false if it threw (its savepoint is then rolled back).
     func perform(_ connection: SQLiteConnection) -> Bool
     /// Answers the caller: with the work's outcome, or with `failure` if the commit failed.
@@ -139,12 +159,14 @@ final class PendingWrite: WriteJob, @unchecked Sendable {
     private let work: @Sendable (SQLiteConnection) throws -> any Sendable
     private let answer: @Sendable (Result<any Sendable, any Error>) -> Void
     private var result: Result<any Sendable, any Error>?
+    let rerunnable: Bool
 
     init(
-        work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable,
+        work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable, rerunnable: Bool,
         answer: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
     ) {
         self.work = work
+        self.rerunnable = rerunnable
         self.answer = answer
     }
 

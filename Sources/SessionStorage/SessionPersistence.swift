@@ -54,7 +54,8 @@ extension SessionPersistence {
         _ write: EventWrite, notice: String?, in store: any Store
     ) async throws -> EventWriteOutcome {
         do {
-            return try await store.write { connection in
+            // It stores only what `write` holds: rerunnable.
+            return try await store.writeRerunnable { connection in
                 if let notice, let liveNotices {
                     try liveNotices.notice(notice, ifLeased: write.session, now: write.now, on: connection)
                 }

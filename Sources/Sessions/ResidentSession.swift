@@ -1,4 +1,5 @@
 import Navigation
+import Secrets
 import Synchronization
 
 /// A session held in memory: its tree and the facts that authenticate and version it.
@@ -23,6 +24,10 @@ package final class ResidentSession: Sendable {
         /// The user the session's journal is listed under, as its last event stored it
         /// (`JournalListings`); nil when not known.
         var journalListing: JournalListings.Listed?
+        /// The token a request last proved with a SHA-256 (`tokenHash`), as its keyed check: a
+        /// later request whose token has that check is the same token, while `tokenHash` is still
+        /// the one it was proved against (a rotation leaves it behind).
+        var provenToken: (tokenHash: [UInt8], check: TokenCheck)?
 
         /// A session as it is stored now.
         init(tree: NavigationTree, version: Int, snapshot: [UInt8], tokenHash: [UInt8], expiresAt: Int64) {

@@ -139,11 +139,16 @@ package final class SessionService: Sendable {
         -> (ResidentSession, tokenHash: [UInt8])
     {
         guard let token, !token.isEmpty else { throw SessionError.unauthorized }
+        let check = TokenCheck(token)
+        if let known = residentSession(id, proving: check, forEvent: forEvent) { return known }
         let tokenHash = Tokens.sha256(token)
         if let session = try await load(id, tokenHash: tokenHash, forEvent: forEvent) {
             guard session.current.expiresAt >= now() else {
                 session.release()
                 throw SessionError.unauthorized
+            }
+            session.update { state in
+                if state.tokenHash == tokenHash { state.provenToken = (tokenHash, check) }
             }
             return (session, tokenHash)
         }
@@ -153,6 +158,24 @@ package final class SessionService: Sendable {
         if owner == nil { owner = try await read { [tables] in try tables.sessionID(tokenHash: tokenHash, on: $0) } }
         guard owner != nil else { throw SessionError.unauthorized }
         throw SessionError.notFound
+    }
+
+    /// The resident session `id`, pinned, and its token's hash, when `check` is the check of the
+    /// token a request proved for that hash and the session has not expired: the token is the
+    /// same, so no SHA-256 is needed. Where `load` would check the resident copy against the
+    /// store (a shared store, except for an event), nil, as for a token not proved yet.
+    private func residentSession(_ id: String, proving check: TokenCheck, forEvent: Bool)
+        -> (ResidentSession, tokenHash: [UInt8])?
+    {
+        guard forEvent || !store.isShared, let resident = cache.checkOut(id) else { return nil }
+        let state = resident.current
+        guard let proven = state.provenToken, proven.check == check, proven.tokenHash == state.tokenHash,
+            state.expiresAt >= now()
+        else {
+            resident.release()
+            return nil
+        }
+        return (resident, state.tokenHash)
     }
 
     /// The session `id`, pinned, if `tokenHash` is its token's: from memory, or restored from

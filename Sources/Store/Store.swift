@@ -20,6 +20,13 @@ package protocol Store: Sendable {
         _ work: @escaping @Sendable (any SQLConnection) throws -> T
     ) async throws -> T
 
+    /// `write` for work that only stores the values it was given, with no effect outside the
+    /// connection, so that running it again after a rollback does the same: the store may run it
+    /// more than once before it commits (SQLite's writer then groups it without a savepoint).
+    nonisolated(nonsending) func writeRerunnable<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T
+
     /// Runs `work` on a connection that sees committed data.
     func read<T: Sendable>(_ work: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
@@ -45,6 +52,14 @@ package protocol Store: Sendable {
 
     /// Finishes what is queued and closes every connection. Later writes fail.
     func close() async
+}
+
+extension Store {
+    package nonisolated(nonsending) func writeRerunnable<T: Sendable>(
+        _ work: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
+        try await write(work)
+    }
 }
 
 /// One figure a store reports in `/metrics`.

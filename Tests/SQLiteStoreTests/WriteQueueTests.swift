@@ -10,6 +10,7 @@ import Testing
 /// (caught by the deadline), and one that should is never cut short by the clock.
 @Suite struct WriteQueueTests {
     final class NoJob: WriteJob {
+        let rerunnable = false
         func perform(_ connection: SQLiteConnection) -> Bool { true }
         func complete(failure: (any Error)?) {}
     }

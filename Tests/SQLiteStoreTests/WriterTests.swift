@@ -52,10 +52,12 @@ import Testing
     final class QueuedWrites: Sendable {
         private let answers: Mutex<[Result<any Sendable, any Error>?]>
 
-        init(_ database: SQLiteDatabase, _ works: [@Sendable (SQLiteConnection) throws -> any Sendable]) {
+        init(
+            _ database: SQLiteDatabase, rerunnable: Bool = false, _ works: [@Sendable (SQLiteConnection) throws -> any Sendable]
+        ) {
             answers = Mutex(Array(repeating: nil, count: works.count))
             for (index, work) in works.enumerated() {
-                database.writer.enqueue(work) { [self] result in answers.withLock { $0[index] = result } }
+                database.writer.enqueue(work, rerunnable: rerunnable) { [self] result in answers.withLock { $0[index] = result } }
             }
         }
 
@@ -115,14 +117,21 @@ import Testing
         await database.close()
     }
 
-    @Test func aFailingWriteRollsBackOnlyItselfInASharedBatch() async throws {
+    /// Rerunnable or not (a rerunnable batch runs without savepoints, and again with them when a
+    /// write throws), the bad write leaves nothing and the good one is kept.
+    @Test(arguments: [false, true])
+    func aFailingWriteRollsBackOnlyItselfInASharedBatch(rerunnable: Bool) async throws {
         let database = try Self.database()
         _ = try await database.writer.write { try $0.run("INSERT INTO items (name) VALUES ('taken')") }
         let held = try await HeldWriter.hold(database)
+        let runs = Atomic<Int>(0)
         let writes = QueuedWrites(
-            database,
+            database, rerunnable: rerunnable,
             [
-                { try $0.run("INSERT INTO items (name) VALUES ('fresh')") },
+                {
+                    runs.add(1, ordering: .relaxed)
+                    return try $0.run("INSERT INTO items (name) VALUES ('fresh')")
+                },
                 { connection in
                     try connection.run("INSERT INTO items (name) VALUES ('half')")
                     return try connection.run("INSERT INTO items (name) VALUES ('taken')")
@@ -134,8 +143,32 @@ import Testing
         #expect(throws: SQLiteError.self) { try outcomes[1].get() }
         let names = try await database.readers.read { try $0.query("SELECT name FROM items ORDER BY name") { $0.string(0) } }
         #expect(names == ["fresh", "taken"])
-        // The good and the bad write shared one batch (after the first write and the held one).
+        // The good and the bad write shared one batch (after the first write and the held one);
+        // rerunnable, the good one ran again, in its savepoint, once the bad one threw.
         #expect(database.writer.statistics.batches == 3)
+        #expect(runs.load(ordering: .relaxed) == (rerunnable ? 2 : 1))
+        await database.close()
+    }
+
+    /// A batch of rerunnable writes that all succeed runs each once, in one transaction.
+    @Test func aBatchOfRerunnableWritesRunsEachOnce() async throws {
+        let database = try Self.database()
+        let held = try await HeldWriter.hold(database)
+        let runs = Atomic<Int>(0)
+        let writes = QueuedWrites(
+            database, rerunnable: true,
+            (0..<5).map { index in
+                { connection in
+                    runs.add(1, ordering: .relaxed)
+                    return try connection.run("INSERT INTO items (name) VALUES (?1)", [.text("r\(index)")])
+                }
+            })
+        try await held.release()
+        for outcome in try await writes.outcomes() { #expect(try outcome.get() as? Int == 1) }
+        #expect(runs.load(ordering: .relaxed) == 5)
+        let count = try await database.readers.read { try $0.queryFirst("SELECT count(*) FROM items") { $0.int(0) } }
+        #expect(count == 5)
+        #expect(database.writer.statistics.batches == 2)
         await database.close()
     }
 

@@ -52,6 +52,14 @@ import Testing
         #expect(hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
+    @Test func aTokensCheckIsTheSameForItAndDiffersForAnyOther() {
+        let token = Tokens.random()
+        #expect(TokenCheck(token) == TokenCheck(token))
+        #expect(TokenCheck(token) != TokenCheck(String(token.dropLast())))
+        #expect(TokenCheck(token) != TokenCheck(Tokens.random()))
+        #expect(TokenCheck("") == TokenCheck(""))
+    }
+
     @Test func constantTimeComparison() {
         #expect(Tokens.constantTimeEquals([1, 2, 3], [1, 2, 3]))
         #expect(!Tokens.constantTimeEquals([1, 2, 3], [1, 2, 4]))

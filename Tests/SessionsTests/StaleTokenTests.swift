@@ -48,8 +48,7 @@ import Testing
         }
     }
 
-    @Test func aRequestWhoseTokenWasRotatedWhileItWaitedIs401() async throws {
-        let gate = PreparationTests.Gate()
+    static func service(gate: PreparationTests.Gate) throws -> (SessionService, SQLiteDatabase) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).sqlite").path
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -64,6 +63,45 @@ import Testing
                 environment.set(gate)
                 return environment
             })
+        return (service, database)
+    }
+
+    /// A session in memory recognises the token a request proved by its keyed check (no SHA-256
+    /// again); once a sign-in rotated the token, the check proved for the old one counts for
+    /// nothing: the old token is refused, the new one is proved and then recognised.
+    @Test func aTokenRecognisedInMemoryIsRefusedOnceRotated() async throws {
+        let gate = PreparationTests.Gate()
+        gate.open.store(true, ordering: .releasing)
+        let (service, database) = try Self.service(gate: gate)
+        let session = try await service.create(platform: .phone, clientAddress: "")
+        let resident = try #require(service.cache.checkOut(session.id))
+        defer { resident.release() }
+
+        _ = try await service.post(try PreparationTests.event("knock", session: session))
+        let proven = try #require(resident.current.provenToken)
+        #expect(proven.check == TokenCheck(session.token) && proven.check != TokenCheck(session.token + "x"))
+        #expect(proven.tokenHash == Tokens.sha256(session.token))
+        #expect(try await service.post(try PreparationTests.event("knock", session: session)).version == 3)
+
+        let signedIn = try await service.post(try PreparationTests.event("signIn", session: session))
+        let newToken = try #require(try JSONValue.parse(signedIn.body)["token"]?.stringValue)
+        do {
+            let applied = try await service.post(try PreparationTests.event("knock", session: session))
+            Issue.record("the rotated-away token applied an event: version \(applied.version)")
+        } catch SessionError.unauthorized {
+            // Its check was proved for a hash the session no longer has.
+        }
+        let rotated = (token: newToken, state: signedIn.body, id: session.id)
+        for version in 5...6 {
+            #expect(try await service.post(try PreparationTests.event("knock", session: rotated)).version == version)
+        }
+        #expect(resident.current.provenToken?.tokenHash == Tokens.sha256(newToken))
+        await database.close()
+    }
+
+    @Test func aRequestWhoseTokenWasRotatedWhileItWaitedIs401() async throws {
+        let gate = PreparationTests.Gate()
+        let (service, database) = try Self.service(gate: gate)
         let session = try await service.create(platform: .phone, clientAddress: "")
 
         // The sign-in holds the session (its slow work waits for the gate)...

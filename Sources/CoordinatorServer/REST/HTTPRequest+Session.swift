@@ -30,15 +30,19 @@ extension HTTPRequest {
 
     /// The body as a JSON object: `415` if not sent as JSON, `400` if not a JSON object.
     func jsonObject() throws -> JSONValue {
-        // The media type before any parameter; cut on bytes (`split` walks characters).
-        let mediaType = headers["Content-Type"].map {
-            Substring($0.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingOptionalWhitespace().utf8
-        }
-        guard let mediaType,
-            Self.equalIgnoringCase(mediaType, "application/json")
-                || (mediaType.count >= 5 && Self.equalIgnoringCase(mediaType.suffix(5), "+json"))
-        else {
-            throw Problem(.unsupportedMediaType, detail: "Send the body as application/json.")
+        let contentType = headers["Content-Type"]
+        // The usual spelling is one comparison; any other is cut and folded. The media type is
+        // what comes before a parameter, cut on bytes (`split` walks characters).
+        if contentType != "application/json" {
+            let mediaType = contentType.map {
+                Substring($0.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingOptionalWhitespace().utf8
+            }
+            guard let mediaType,
+                Self.equalIgnoringCase(mediaType, "application/json")
+                    || (mediaType.count >= 5 && Self.equalIgnoringCase(mediaType.suffix(5), "+json"))
+            else {
+                throw Problem(.unsupportedMediaType, detail: "Send the body as application/json.")
+            }
         }
         guard let value = try? JSONValue.parse(body), case .object = value else {
             throw Problem(.invalidBody, detail: "The body is not a JSON object.")
