@@ -15,10 +15,12 @@ package struct Router: HTTPResponder {
     /// Told of every error a handler threw that is not a `ProblemError`, and of those answered with `500`.
     package typealias ErrorReporter = @Sendable (_ error: any Error, _ request: HTTPRequest) -> Void
 
-    /// A registered route: its method and its pattern, as written.
+    /// A registered route: its method and its pattern, as written, and its place among the
+    /// routes in registration order (a cheap key for what is kept per route).
     package struct Route: Sendable, Hashable {
         package let method: String
         package let pattern: String
+        package let index: Int
     }
 
     /// The outcome of routing one request: the route it matched (nil for 404/405) and how to answer.
@@ -71,7 +73,7 @@ package struct Router: HTTPResponder {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        entries.append(Entry(route: Route(method: method, pattern: pattern), segments: segments, handler: handler))
+        entries.append(Entry(route: Route(method: method, pattern: pattern, index: entries.count), segments: segments, handler: handler))
     }
 
     package mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
