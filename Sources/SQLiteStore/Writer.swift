@@ -3,15 +3,17 @@ import Foundation
 import Store
 
 /// The single writer: one thread owns the only write connection and commits many callers'
-/// work in one transaction (group commit), one savepoint per piece of work.
+/// work in one transaction (group commit).
 ///
 /// A caller's work runs inside its own savepoint: if it throws, only its changes are rolled
 /// back and only it gets the error. A batch whose every write is *rerunnable* (work that only
 /// stores values it was given, so running it again after a rollback does the same) runs without
 /// the savepoints; when one of its writes throws, the batch is rolled back and run again with
-/// them, so the outcome is the same and the common batch saves two statements a write. The callers of a batch are answered after the batch's
-/// `COMMIT` returns (with `synchronous=FULL`, after the fsync), so one fsync serves them all;
-/// if the commit fails, every caller of the batch gets the error and nothing of theirs is kept.
+/// them, so the outcome is the same and the common batch saves two statements a write.
+///
+/// The callers of a batch are answered after the batch's `COMMIT` returns (with
+/// `synchronous=FULL`, after the fsync), so one fsync serves them all; if the commit fails,
+/// every caller of the batch gets the error and nothing of theirs is kept.
 /// Before each commit the file is checked to be the one opened (`DatabaseFile`): a batch for a
 /// deleted or replaced file is rolled back, so that its callers' `503` is true and the readers
 /// (which still see the deleted file) never show it. It is checked again after the commit, for a
