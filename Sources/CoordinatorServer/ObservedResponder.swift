@@ -13,6 +13,9 @@ struct ObservedResponder: HTTPResponder {
     let requestIDs = RequestIDs()
     let metrics = RequestMetrics()
 
+    /// The route label of a request no route matched.
+    static let unmatchedRoute = "unmatched"
+
     private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     nonisolated(nonsending) func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -21,15 +24,14 @@ struct ObservedResponder: HTTPResponder {
         let resolution = router.resolve(method: request.method, path: request.path)
         var request = request
         request.requestID = requestID  // handlers that log can name the request
-        let route = resolution.route?.pattern ?? "unmatched"
+        let route = resolution.route?.pattern ?? Self.unmatchedRoute
         var response = await traced(request, route: route) { await resolution.respond(to: request) }
         response.headers.set("X-Request-Id", requestID)
         response.headers.set("X-Content-Type-Options", "nosniff")
         let elapsed = start.duration(to: .now)
         // Labels stay few: unknown paths and methods collapse into one value each.
         let method = Self.knownMethods.contains(request.method) ? request.method : "other"
-        metrics.record(
-            method: method, route: route, index: resolution.route?.index, status: response.status, duration: elapsed)
+        metrics.record(method: method, route: resolution.route, status: response.status, duration: elapsed)
         logger.info(
             "request",
             metadata: [
@@ -57,19 +59,20 @@ final class RequestMetrics: Sendable {
     /// By the route's index plus one; unmatched requests at 0.
     private let known = Mutex<[[Recorded]]>([])
 
-    func record(method: String, route: String, index: Int?, status: Int, duration: Duration) {
-        let slot = index.map { $0 + 1 } ?? 0
+    func record(method: String, route: Router.Route?, status: Int, duration: Duration) {
+        let slot = route.map { $0.index + 1 } ?? 0
         let recorded = known.withLock { known in
             if slot < known.count, let found = known[slot].first(where: { $0.status == status && $0.method == method }) {
                 return found
             }
+            let pattern = route?.pattern ?? ObservedResponder.unmatchedRoute
             let made = Recorded(
                 method: method, status: status,
                 requests: Counter(
                     label: "http_requests_total",
-                    dimensions: [("method", method), ("route", route), ("status", String(status))]),
+                    dimensions: [("method", method), ("route", pattern), ("status", String(status))]),
                 duration: Metrics.Timer(
-                    label: "http_request_duration_seconds", dimensions: [("method", method), ("route", route)]))
+                    label: "http_request_duration_seconds", dimensions: [("method", method), ("route", pattern)]))
             while known.count <= slot { known.append([]) }
             known[slot].append(made)
             return made

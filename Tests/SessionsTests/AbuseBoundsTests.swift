@@ -152,12 +152,7 @@ import Testing
     /// transactions (10, 10, 5), and an event that arrives after the first one commits before
     /// the second. Before, one statement deleted all 25 and the event waited for it.
     @Test func theSweepDeletesInBoundedTransactionsAndAnEventCommitsBetween() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let store = RecordingStore(
-            try SQLiteDatabase(
-                path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path)))
+        let store = RecordingStore(try TestSessions.database("sweep"))
         let clock = ServiceClock.manual()
         let gate = PreparationTests.Gate()
         let service = SessionService(

@@ -42,15 +42,9 @@ import Testing
     }
 
     static func service(_ builds: Builds) throws -> SessionService {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let database = try SQLiteDatabase(
-            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path))
-        return SessionService(
-            app: NavigationApp(screens: [Page.self], coordinators: [Pages.self], root: { _ in Pages() }),
-            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
-            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+        TestSessions.service(
+            NavigationApp(screens: [Page.self], coordinators: [Pages.self], root: { _ in Pages() }),
+            on: try TestSessions.database("env"),
             environment: { _, _, _ in
                 builds.count.add(1, ordering: .relaxed)
                 var environment = Environment()

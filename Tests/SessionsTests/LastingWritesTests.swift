@@ -50,19 +50,14 @@ import Testing
     }
 
     static func service() throws -> (SessionService, SQLiteDatabase) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lasting-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let database = try SQLiteDatabase(
-            path: path,
-            migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path) + [
+        let database = try TestSessions.database(
+            "lasting",
+            adding: [
                 Migration(version: 900, name: "failures", sql: "CREATE TABLE failures (id INTEGER PRIMARY KEY, counted INTEGER)")
             ])
-        let service = SessionService(
-            app: NavigationApp(screens: [Guess.self], coordinators: [Guesser.self], root: { _ in Guesser() }),
-            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
-            configuration: SessionConfiguration(maxSnapshotBytes: 2048), logger: Logger(label: "test"),
-            environment: { _, _, _ in Environment() })
+        let service = TestSessions.service(
+            NavigationApp(screens: [Guess.self], coordinators: [Guesser.self], root: { _ in Guesser() }), on: database,
+            configuration: SessionConfiguration(maxSnapshotBytes: 2048), environment: { _, _, _ in Environment() })
         return (service, database)
     }
 

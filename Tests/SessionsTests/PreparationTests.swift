@@ -54,15 +54,9 @@ import Testing
     }
 
     static func service(gate: Gate) throws -> SessionService {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prepare-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let database = try SQLiteDatabase(
-            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path))
-        return SessionService(
-            app: NavigationApp(screens: [Board.self], coordinators: [Counter.self], root: { _ in Counter() }),
-            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
-            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+        TestSessions.service(
+            NavigationApp(screens: [Board.self], coordinators: [Counter.self], root: { _ in Counter() }),
+            on: try TestSessions.database("prepare"),
             environment: { _, _, _ in
                 var environment = Environment()
                 environment.set(gate)

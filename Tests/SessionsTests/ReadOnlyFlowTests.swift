@@ -75,18 +75,11 @@ import Testing
     }
 
     static func service(counted: Flag) throws -> (SessionService, SQLiteDatabase) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flows-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let database = try SQLiteDatabase(
-            path: path,
-            migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path) + [
-                Migration(version: 900, name: "notes", sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, added INTEGER)")
-            ])
-        let service = SessionService(
-            app: NavigationApp(screens: [Notes.self], coordinators: [NoteTaker.self], root: { _ in NoteTaker() }),
-            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
-            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+        let database = try TestSessions.database(
+            "flows",
+            adding: [Migration(version: 900, name: "notes", sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, added INTEGER)")])
+        let service = TestSessions.service(
+            NavigationApp(screens: [Notes.self], coordinators: [NoteTaker.self], root: { _ in NoteTaker() }), on: database,
             environment: { connection, _, _ in
                 var environment = Environment()
                 environment.set(NoteTable(connection: connection, counted: counted))

@@ -49,15 +49,9 @@ import Testing
     }
 
     static func service(gate: PreparationTests.Gate) throws -> (SessionService, SQLiteDatabase) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).sqlite").path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let database = try SQLiteDatabase(
-            path: path, migrations: Migration.load(directory: repository.appendingPathComponent("migrations/sqlite").path))
-        let service = SessionService(
-            app: NavigationApp(screens: [Door.self], coordinators: [Porter.self], root: { _ in Porter() }),
-            store: database, passwords: PasswordHashPool(hasher: PasswordHasher(operations: 1, memoryBytes: 8192)),
-            configuration: SessionConfiguration(), logger: Logger(label: "test"),
+        let database = try TestSessions.database("tokens")
+        let service = TestSessions.service(
+            NavigationApp(screens: [Door.self], coordinators: [Porter.self], root: { _ in Porter() }), on: database,
             environment: { _, _, _ in
                 var environment = Environment()
                 environment.set(gate)
