@@ -10,7 +10,7 @@ import Synchronization
 /// result is fetched in binary format.
 package final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
-    private var prepared: [String: String] = [:]
+    private var prepared = PreparedNames()
     /// Statements prepared on this connection so far: the next one's name. Never reused, so that a
     /// name from before the statements started over names nothing rather than another statement.
     private var preparedSoFar = 0
@@ -37,7 +37,7 @@ package final class PostgresConnection: SQLConnection {
         case unconfirmed(CommitUnconfirmed.Lookup, serverProcess: Int32, cause: PostgresError)
     }
     /// How many prepared statements a connection keeps at most.
-    static let maxPreparedStatements = 256
+    package static let maxPreparedStatements = 256
     package var dialect: SQLDialect { .postgresql }
 
     /// Connects to `url` (`postgresql://user:password@host:port/database?…`, or a libpq
@@ -481,31 +481,37 @@ package final class PostgresConnection: SQLConnection {
     }
 
     /// The prepared name of each statement, all valid together for one pipeline: room is made
-    /// for those not prepared yet first, so that preparing one cannot drop another.
-    /// A statement that repeats the one before it (a group commit's writes of one shape, whose text
-    /// is one cached string) takes its name without hashing its text again: comparing two copies of
-    /// one string is immediate, while hashing the folded statement's text cost about 3 % of an event.
+    /// for those not prepared yet first, so that preparing one cannot drop another. Each distinct
+    /// text is looked up once, and a statement that repeats the one before it (a group commit's
+    /// writes of one shape, whose text is one cached string) takes its name without a lookup.
     private func statementNames(_ statements: [(sql: String, values: [SQLValue])]) throws -> [String] {
-        var missing: Set<String> = []
-        for (index, statement) in statements.enumerated()
-        where index == 0 || statement.sql != statements[index - 1].sql {
-            if prepared[statement.sql] == nil { missing.insert(statement.sql) }
-        }
-        if !missing.isEmpty, prepared.count + missing.count > Self.maxPreparedStatements { startPreparedOver() }
-        var names: [String] = []
+        var names: [String?] = []
         names.reserveCapacity(statements.count)
+        var missing: Set<String> = []
         for (index, statement) in statements.enumerated() {
             if index > 0, statement.sql == statements[index - 1].sql {
                 names.append(names[index - 1])
-            } else {
-                names.append(try statementName(statement.sql, statement.values))
+                continue
             }
+            let name = prepared.name(of: statement.sql)
+            if name == nil { missing.insert(statement.sql) }
+            names.append(name)
         }
-        return names
+        guard !missing.isEmpty else { return names.compactMap { $0 } }
+        if prepared.count + missing.count > Self.maxPreparedStatements {
+            startPreparedOver()
+            names = names.map { _ in nil }
+        }
+        for (index, statement) in statements.enumerated() where names[index] == nil {
+            names[index] =
+                index > 0 && statement.sql == statements[index - 1].sql
+                ? names[index - 1] : try statementName(statement.sql, statement.values)
+        }
+        return names.compactMap { $0 }
     }
 
     private func statementName(_ sql: String, _ values: [SQLValue]) throws -> String {
-        if let name = prepared[sql] { return name }
+        if let name = prepared.name(of: sql) { return name }
         if prepared.count >= Self.maxPreparedStatements { startPreparedOver() }
         let name = "s\(preparedSoFar)"
         let types = values.map(Parameters.type)
@@ -513,7 +519,7 @@ package final class PostgresConnection: SQLConnection {
         Self.preparations.add(1, ordering: .relaxed)
         defer { PQclear(result) }
         try check(result, sql: sql)
-        prepared[sql] = name
+        prepared.add(name, for: sql)
         preparedSoFar += 1
         return name
     }

@@ -19,6 +19,22 @@ import Testing
         #expect((prepared ?? .max) <= 256)
     }
 
+    /// A statement found a moment ago is prepared again once the cache has started over: the
+    /// texts found last, compared before the cache is hashed, start over with it.
+    @Test func aStatementFoundLastIsPreparedAgainOnceTheCacheStartsOver() async throws {
+        let url = try await Backend.postgresql.newDatabase()
+        // Each text twice, then the three before it: each is found soon after it was prepared, so
+        // the cache starting over (wherever it does) drops texts that were just found.
+        let texts = (0..<PostgresConnection.maxPreparedStatements + 8).flatMap { index in
+            [index, index, index - 1, index - 2, index - 3].filter { $0 >= 0 }
+        }
+        let answers = try await TestHTTP.offPool {
+            let connection = try PostgresConnection(url: url)
+            return try texts.map { index in try connection.queryFirst("SELECT \(index)") { $0.int(0) } }
+        }
+        #expect(answers == texts)
+    }
+
     /// Every kind of value a statement binds reaches PostgreSQL as it was, however its neighbours
     /// are packed: the extremes of an integer, a real, empty and non-ASCII text, empty and binary
     /// blobs (a NUL inside, 0xFF), and NULL between them.
