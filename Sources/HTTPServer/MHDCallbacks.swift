@@ -165,15 +165,19 @@ enum MHDCallbacks {
             return String(cString: address.baseAddress!)
         }
         let state = RequestState(
-            method: method.map { String(cString: $0) } ?? "GET",
+            method: method.map { CommonTexts.string($0, among: CommonTexts.methods) } ?? "GET",
             path: url.map { String(cString: $0) } ?? "/",
-            remoteAddress: remoteAddress, version: version.map { String(cString: $0) } ?? "HTTP/1.1")
+            remoteAddress: remoteAddress, version: version.map { CommonTexts.string($0, among: CommonTexts.versions) } ?? "HTTP/1.1")
         let context = Unmanaged.passUnretained(state).toOpaque()
         MHD_get_connection_values(
             connection, .HEADER_KIND,
             { context, _, key, value in
                 let state = Unmanaged<RequestState>.fromOpaque(context!).takeUnretainedValue()
-                if let key { state.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "") }
+                if let key {
+                    state.headers.add(
+                        CommonTexts.string(key, among: CommonTexts.headerNames),
+                        value.map { CommonTexts.string($0, among: CommonTexts.headerValues) } ?? "")
+                }
                 return .YES
             }, context)
         MHD_get_connection_values(

@@ -65,6 +65,37 @@ import Testing
         }
     }
 
+    /// The method, the version and each header field reach the handler as sent, whether they are
+    /// texts most requests repeat (made once) or not: a common name in other letters, a value that
+    /// only begins like a common one, an empty value.
+    @Test func theRequestLineAndFieldsArriveAsSent() async throws {
+        struct Read: Encodable {
+            let line: String
+            let fields: [String]
+        }
+        var router = Router()
+        router.post("/fields") { request in
+            .json(Read(line: "\(request.method) \(request.version)", fields: request.headers.fields.map { "\($0.name)=\($0.value)" }))
+        }
+        try await Self.withServer(router) { server in
+            let sent = [
+                ("Content-Type", "application/json"), ("content-type", "application/jsonx"), ("Accept", "*/*"),
+                ("ACCEPT", "*/*;q=0.5"), ("If-Match", ""), ("X-Other", "close"), ("Idempotency-Key", "keep-alive"),
+            ]
+            let response = try await TestHTTP.offPool {
+                let connection = try HTTPConnection(port: server.port)
+                var head = "POST /fields HTTP/1.0\r\nHost: localhost\r\nContent-Length: 0\r\n"
+                for (name, value) in sent { head += "\(name): \(value)\r\n" }
+                try connection.write(Array((head + "\r\n").utf8))
+                return try connection.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.json["line"] as? String == "POST HTTP/1.0")
+            let expected = ["Host=localhost", "Content-Length=0"] + sent.map { "\($0.0)=\($0.1)" }
+            #expect(response.json["fields"] as? [String] == expected)
+        }
+    }
+
     @Test func unknownPathIs404ProblemJSON() async throws {
         try await Self.withServer() { server in
             let response = try await TestHTTP.request(port: server.port, "GET", "/nowhere")
