@@ -481,9 +481,10 @@ package final class PostgresConnection: SQLConnection {
     }
 
     /// The prepared name of each statement, all valid together for one pipeline: room is made
-    /// for those not prepared yet first, so that preparing one cannot drop another. Each distinct
-    /// text is looked up once, and a statement that repeats the one before it (a group commit's
-    /// writes of one shape, whose text is one cached string) takes its name without a lookup.
+    /// for those not prepared yet first, so that preparing one cannot drop another. Each statement
+    /// is looked up once (it used to be twice, hashing its text each time), and one that repeats
+    /// the one before it (a group commit's writes of one shape, whose text is one cached string)
+    /// takes its name without a lookup.
     private func statementNames(_ statements: [(sql: String, values: [SQLValue])]) throws -> [String] {
         var names: [String?] = []
         names.reserveCapacity(statements.count)
