@@ -102,15 +102,23 @@ extension StringProtocol {
     /// (RFC 9110 §5.6.3); Foundation's `trimmingCharacters` costs a bridge to `NSString` per call.
     package func trimmingOptionalWhitespace() -> Substring {
         let text = Substring(self)
-        let bytes = text.utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        return text[text.utf8.rangeWithoutOptionalWhitespace()]
+    }
+}
+
+extension BidirectionalCollection<UInt8> {
+    /// The bytes' range without the spaces and tabs HTTP allows around a field value at either end
+    /// (RFC 9110 §5.6.3). Inlinable, so that a caller's bytes in place are walked as such.
+    @inlinable
+    package func rangeWithoutOptionalWhitespace() -> Range<Index> {
+        var start = startIndex
+        var end = endIndex
+        while start < end, self[start] == 0x20 || self[start] == 0x09 { start = index(after: start) }
         while start < end {
-            let last = bytes.index(before: end)
-            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
+            let last = index(before: end)
+            guard self[last] == 0x20 || self[last] == 0x09 else { break }
             end = last
         }
-        return text[start..<end]
+        return start..<end
     }
 }

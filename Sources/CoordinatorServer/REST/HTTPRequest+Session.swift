@@ -17,16 +17,9 @@ extension HTTPRequest {
             var schemeEnd = start
             while schemeEnd < bytes.count, bytes[schemeEnd] != space { schemeEnd += 1 }
             guard schemeEnd + 1 < bytes.count, Self.equalIgnoringCase(bytes[start..<schemeEnd], "bearer") else { return nil }
-            var (tokenStart, tokenEnd) = (schemeEnd + 1, bytes.count)
-            while tokenStart < tokenEnd, Self.isOptionalWhitespace(bytes[tokenStart]) { tokenStart += 1 }
-            while tokenEnd > tokenStart, Self.isOptionalWhitespace(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart..<tokenEnd]), as: UTF8.self)
+            let token = bytes[(schemeEnd + 1)...].rangeWithoutOptionalWhitespace()
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[token]), as: UTF8.self)
         }
-    }
-
-    /// A space or a horizontal tab (HTTP's optional whitespace around a field's value).
-    private static func isOptionalWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     /// Whether `bytes` spell `lowercase` (ASCII) in any case: without the lowercased copy of
