@@ -27,7 +27,9 @@ import Synchronization
 /// detached executor is never suspended again, so no resume reaches a connection that is gone.
 final class ConnectionExecutor: TaskExecutor {
     private struct State {
-        var jobs: [UnownedJob] = []
+        /// The jobs queued, in order. A handler queues one at a time (it runs until it waits), so
+        /// the first is kept in place: an array cost an allocation for each job of every request.
+        var jobs = QueuedJobs()
         var response: HTTPResponse?
         var suspended = false
         /// The connection is gone: jobs run on the global pool, and a response has no one to go to.
@@ -52,7 +54,7 @@ final class ConnectionExecutor: TaskExecutor {
             state.jobs.append(job)
             return false
         }
-        if detached { runDetached([job]) }
+        if detached { runDetached(QueuedJobs(job)) }
     }
 
     /// Hands the handler's response to the worker. Returns false when the client left first: the
@@ -75,7 +77,7 @@ final class ConnectionExecutor: TaskExecutor {
     func drain() -> HTTPResponse? {
         while true {
             enum Next {
-                case run([UnownedJob])
+                case run(QueuedJobs)
                 case respond(HTTPResponse)
                 case wait
             }
@@ -84,17 +86,14 @@ final class ConnectionExecutor: TaskExecutor {
                     state.response = nil
                     return .respond(response)
                 }
-                if !state.jobs.isEmpty {
-                    defer { state.jobs = [] }
-                    return .run(state.jobs)
-                }
+                if !state.jobs.isEmpty { return .run(state.jobs.takeAll()) }
                 MHD_suspend_connection(connection.pointer)
                 state.suspended = true
                 return .wait
             }
             switch next {
             case .run(let jobs):
-                for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+                jobs.forEach { $0.runSynchronously(on: asUnownedTaskExecutor()) }
             case .respond(let response):
                 return response
             case .wait:
@@ -110,7 +109,6 @@ final class ConnectionExecutor: TaskExecutor {
     func detach(answered: Bool, counting handlers: HandlerCounters) -> HTTPResponse? {
         let (jobs, response) = state.withLock { state in
             defer {
-                state.jobs = []
                 state.response = nil
                 state.detached = true
             }
@@ -119,7 +117,7 @@ final class ConnectionExecutor: TaskExecutor {
             } else if !answered && !state.deliveredStream {
                 handlers.answerFoundNoClient()
             }
-            return (state.jobs, state.response)
+            return (state.jobs.takeAll(), state.response)
         }
         runDetached(jobs)
         return response
@@ -127,11 +125,11 @@ final class ConnectionExecutor: TaskExecutor {
 
     /// Runs `jobs` in order on the global pool, still on behalf of this executor (the task keeps
     /// preferring it, so its later jobs come back to `enqueue`, which sends them on too).
-    private func runDetached(_ jobs: [UnownedJob]) {
+    private func runDetached(_ jobs: QueuedJobs) {
         guard !jobs.isEmpty else { return }
         let executor = asUnownedTaskExecutor()
         DispatchQueue.global().async {
-            for job in jobs { job.runSynchronously(on: executor) }
+            jobs.forEach { $0.runSynchronously(on: executor) }
         }
     }
 
@@ -144,5 +142,31 @@ final class ConnectionExecutor: TaskExecutor {
         }
         if resume { MHD_resume_connection(connection.pointer) }
         return result
+    }
+}
+
+/// Jobs in the order they were queued: the first in place, any after it in an array.
+private struct QueuedJobs: Sendable {
+    private var first: UnownedJob?
+    private var rest: [UnownedJob] = []
+
+    init(_ job: UnownedJob? = nil) { first = job }
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ job: UnownedJob) {
+        if first == nil { first = job } else { rest.append(job) }
+    }
+
+    /// The jobs, leaving none.
+    mutating func takeAll() -> QueuedJobs {
+        defer { self = QueuedJobs() }
+        return self
+    }
+
+    func forEach(_ body: (UnownedJob) -> Void) {
+        guard let first else { return }
+        body(first)
+        rest.forEach(body)
     }
 }

@@ -11,7 +11,10 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
     package private(set) var fields: [HTTPField] = []
 
     package init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { HTTPField(name: $0.0, value: $0.1) }
+        // With room for a few more: a response made with its fields gets its type, request id and
+        // options set on the way out, and each one past the capacity copied the array.
+        self.fields.reserveCapacity(fields.count + 4)
+        for (name, value) in fields { self.fields.append(HTTPField(name: name, value: value)) }
     }
 
     /// Makes room for `count` fields, so that adding a request's or a response's usual fields

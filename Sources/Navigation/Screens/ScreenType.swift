@@ -66,7 +66,7 @@ public struct OutputEvent<Output: ScreenOutput>: Sendable {
     let fields: [FieldDeclaration]
     /// What the payload is made of, nested members included.
     let shape: Shape
-    let make: @Sendable (JSONValue) throws -> Output
+    @usableFromInline let make: @Sendable (JSONValue) throws -> Output
     /// The payload a client sends for `output`, or nil when `output` is another event; nil for
     /// events declared without it (`IncomingEvent` then reads the case's value by reflection).
     var payload: (@Sendable (Output) throws -> JSONValue?)? = nil
