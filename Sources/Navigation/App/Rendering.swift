@@ -72,7 +72,10 @@ extension NavigationApp {
     /// The State's `stack`: each layer with its screens; only the top screen (`top`) lists the
     /// events it accepts.
     private func writeStack(_ tree: NavigationTree, top: ScreenID?, to output: inout [UInt8]) {
-        var accepted: [UInt8] = [UInt8(ascii: "[")]
+        var accepted: [UInt8] = []
+        // Room for the names of a few events: grown from one byte, it was copied twice an event.
+        accepted.reserveCapacity(128)
+        accepted.append(UInt8(ascii: "["))
         for (index, name) in acceptedEvents(in: tree).enumerated() {
             if index > 0 { accepted.append(UInt8(ascii: ",")) }
             JSONValue.writeString(name, to: &accepted)
@@ -89,10 +92,8 @@ extension NavigationApp {
                     output.append(UInt8(ascii: "["))
                     output.append(UInt8(ascii: "]"))
                 }
-                output.appendLiteral(#","id":"#)
-                JSONValue.writeString(screen.id.rawValue, to: &output)
-                output.appendLiteral(#","name":"#)
-                JSONValue.writeString(screen.name, to: &output)
+                output.append(UInt8(ascii: ","))
+                output.append(contentsOf: screen.identityJSON)
                 output.appendLiteral(#","props":"#)
                 output.append(contentsOf: screen.propsJSON)
                 output.append(UInt8(ascii: "}"))

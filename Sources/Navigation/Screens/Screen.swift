@@ -12,6 +12,9 @@ public struct Screen: Sendable, Hashable, Codable {
     /// Its canonical link, once known: found from the typed props when the screen was made, or
     /// from the serialized props once. Derived from `name` and the props: never stored, never compared.
     var link: CanonicalLink = .unknown
+    /// `"id":"…","name":"…"`, as every snapshot and State writes it: made once, since both write
+    /// every screen of the session for every event (two escaped strings each). Derived, never compared.
+    private(set) var identityJSON: [UInt8] = []
 
     /// What the screen shows. Reading parses `propsJSON`; writing serializes it.
     public var props: [String: JSONValue] {
@@ -30,6 +33,17 @@ public struct Screen: Sendable, Hashable, Codable {
         self.owner = owner
         self.propsJSON = propsJSON
         self.link = link
+        identityJSON = Self.identityJSON(id: id, name: name)
+    }
+
+    private static func identityJSON(id: ScreenID, name: String) -> [UInt8] {
+        var output: [UInt8] = []
+        output.appendLiteral(#""id":"#)
+        JSONValue.writeString(id.rawValue, to: &output)
+        output.appendLiteral(#","name":"#)
+        JSONValue.writeString(name, to: &output)
+        // Kept for the screen's life in every resident session: no spare capacity.
+        return output.withUnsafeBufferPointer { [UInt8]($0) }
     }
 
     /// Replaces the props with props already serialized canonically.
@@ -193,10 +207,8 @@ struct StackRef: Sendable, Hashable, Codable {
 
 extension Screen {
     func writeSnapshot(to output: inout [UInt8]) {
-        output.appendLiteral(#"{"id":"#)
-        JSONValue.writeString(id.rawValue, to: &output)
-        output.appendLiteral(#","name":"#)
-        JSONValue.writeString(name, to: &output)
+        output.append(UInt8(ascii: "{"))
+        output.append(contentsOf: identityJSON)
         output.appendLiteral(#","owner":"#)
         output.appendDecimal(owner)
         output.appendLiteral(#","props":"#)
