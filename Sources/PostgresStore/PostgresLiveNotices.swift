@@ -49,11 +49,17 @@ struct PostgresLiveNotices: LiveNoticePersistence {
         )
     }
 
+    // Gated on any lease at all (a one-time filter PostgreSQL checks first): most groups commit
+    // while no stream is open anywhere, and then neither the arrays are parsed (they are texts cast
+    // where they are used) nor the joins run. Checked after the commit, like the join, so a lease
+    // taken before it is seen.
     private static let sendingPending = """
         SELECT pg_notify(?1, n.payload)
-        FROM unnest(?2::text[], ?3::text[], ?4::bigint[], ?5::bigint[]) AS n (payload, session, now, token)
+        FROM unnest(CAST(?2::text AS text[]), CAST(?3::text AS text[]), CAST(?4::text AS bigint[]),
+            CAST(?5::text AS bigint[])) AS n (payload, session, now, token)
         JOIN live_watches w ON w.session_id = n.session AND w.watched_until >= n.now
         JOIN sessions s ON s.id = n.session AND s.write_token = n.token
+        WHERE EXISTS (SELECT FROM live_watches)
         """
 
     /// PostgreSQL's text form of the array of each notice's `element`, each quoted. (Built as
