@@ -440,8 +440,12 @@ package final class PostgresConnection: SQLConnection {
     /// Sends prepared statement `name` with `parameters` (in pipeline mode: its result comes with
     /// the pipeline's); false if libpq refused it.
     private func sendPrepared(_ name: String, _ parameters: Parameters) -> Bool {
-        parameters.withPointers { values, lengths, formats in
-            PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+        // The name lent with `withCString`: passed as a `String` inside the closure, it was copied
+        // into an array of its own for every statement.
+        name.withCString { name in
+            parameters.withPointers { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+            }
         } == 1
     }
 
@@ -567,16 +571,22 @@ package final class PostgresConnection: SQLConnection {
 /// value, an integer's through string interpolation, cost about a tenth of a grouped event.
 private struct Parameters {
     private var bytes: [UInt8] = []
-    /// Where each value starts in `bytes`; nil for NULL.
-    private var starts: [Int?] = []
-    /// How many bytes a binary parameter has (libpq ignores it for text).
-    private var lengths: [Int32] = []
-    private var formats: [Int32] = []
+    /// Where each value is in `bytes` and how libpq reads it, one entry per value: the arrays
+    /// libpq takes are made from these on the stack when the statement is sent (an array for each,
+    /// and one of pointers, cost five allocations a statement).
+    private var places: [Place] = []
+
+    private struct Place {
+        /// Where the value starts in `bytes`; -1 for NULL.
+        var start: Int
+        /// How many bytes a binary value has (libpq ignores it for text).
+        var length: Int32
+        /// 1 for binary, 0 for text.
+        var format: Int32
+    }
 
     init(_ values: [SQLValue]) {
-        starts.reserveCapacity(values.count)
-        lengths.reserveCapacity(values.count)
-        formats.reserveCapacity(values.count)
+        places.reserveCapacity(values.count)
         bytes.reserveCapacity(values.reduce(0) { size, value in
             switch value {
             case .null: size
@@ -586,36 +596,43 @@ private struct Parameters {
             }
         })
         for value in values {
-            var (start, length, format): (Int?, Int32, Int32) = (bytes.count, 0, 0)
+            var place = Place(start: bytes.count, length: 0, format: 0)
             switch value {
-            case .null: start = nil
+            case .null: place.start = -1
             case .integer(let integer): bytes.appendDecimal(Int(integer))
             case .real(let real): bytes.append(contentsOf: "\(real)".utf8)
             case .text(let text): text.withUTF8Bytes { bytes.append(contentsOf: $0) }
             case .blob(let blob):
                 bytes.append(contentsOf: blob)
-                (length, format) = (Int32(blob.count), 1)
+                (place.length, place.format) = (Int32(blob.count), 1)
             }
-            if start != nil { bytes.append(0) }
-            starts.append(start)
-            lengths.append(length)
-            formats.append(format)
+            if place.start >= 0 { bytes.append(0) }
+            places.append(place)
         }
     }
 
-    var count: Int { starts.count }
+    var count: Int { places.count }
 
     /// Calls `body` with libpq's `paramValues`, `paramLengths` and `paramFormats`, valid for the call.
     func withPointers<R>(
-        _ body: ([UnsafePointer<CChar>?], UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
     ) -> R {
         bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress.map { UnsafeRawPointer($0) }
-            let values = starts.map { start in
-                start.flatMap { start in base.map { ($0 + start).assumingMemoryBound(to: CChar.self) } }
-            }
-            return lengths.withUnsafeBufferPointer { lengths in
-                formats.withUnsafeBufferPointer { formats in body(values, lengths.baseAddress, formats.baseAddress) }
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: places.count) { values in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * places.count) { numbers in
+                    for (index, place) in places.enumerated() {
+                        values.initializeElement(
+                            at: index,
+                            to: place.start < 0 ? nil : base.map { ($0 + place.start).assumingMemoryBound(to: CChar.self) })
+                        numbers.initializeElement(at: index, to: place.length)
+                        numbers.initializeElement(at: places.count + index, to: place.format)
+                    }
+                    // Plain values (pointers, integers): nothing to deinitialize.
+                    return body(
+                        UnsafePointer(values.baseAddress), UnsafePointer(numbers.baseAddress),
+                        numbers.baseAddress.map { UnsafePointer($0 + places.count) })
+                }
             }
         }
     }
