@@ -40,38 +40,51 @@ enum FoldedEventSQL {
 
     static func statement(_ write: EventWrite) -> Statement {
         let commit = write.isLastStatement
-        // The values in the order `text(of:)` numbers their parameters.
-        var values: [SQLValue] = [
-            .text(write.session), .int(write.expectedVersion), .blob(write.snapshot), .integer(write.now),
-            .integer(write.expiresAt),
-        ]
+        // The values in the order `text(of:)` numbers their parameters. Appended one by one into
+        // room made once: each `+=` of a literal made an array of its own, and the sum grew twice.
+        var values: [SQLValue] = []
+        values.reserveCapacity(22 + (write.answer?.row.values.count ?? 0))
+        values.append(.text(write.session))
+        values.append(.int(write.expectedVersion))
+        values.append(.blob(write.snapshot))
+        values.append(.integer(write.now))
+        values.append(.integer(write.expiresAt))
         // Only a write that commits here stores a token.
         let token = commit ? nextWriteToken() : nil
         if let token { values.append(.integer(token)) }
-        if let identity = write.identity { values += [.blob(identity.tokenHash), identity.userID.map { .integer($0) } ?? .null] }
+        if let identity = write.identity {
+            values.append(.blob(identity.tokenHash))
+            values.append(identity.userID.map { .integer($0) } ?? .null)
+        }
         if let confirming = write.confirming { values.append(.integer(confirming.user)) }
         let trimBound = write.journal.flatMap { JournalShape.trimBound(after: $0.record, keep: $0.keep) }
         if let journal = write.journal {
             let record = journal.record
-            values += [
-                record.user.map { .integer($0) } ?? .null, .text(journal.node), .text(record.screen), .text(record.screenName),
-                .text(record.event), .text(record.payloadText), .text(record.redactedText),
-                .blob(record.snapshot ?? write.snapshot), record.writesText.map { .text($0) } ?? .null,
-            ]
+            values.append(record.user.map { .integer($0) } ?? .null)
+            values.append(.text(journal.node))
+            values.append(.text(record.screen))
+            values.append(.text(record.screenName))
+            values.append(.text(record.event))
+            values.append(.text(record.payloadText))
+            values.append(.text(record.redactedText))
+            values.append(.blob(record.snapshot ?? write.snapshot))
+            values.append(record.writesText.map { .text($0) } ?? .null)
             if let trimBound { values.append(.int(trimBound)) }
         }
-        if let answer = write.answer { values += answer.row.values + [.int(max(1, answer.keep) - 1)] }
+        if let answer = write.answer {
+            values.append(contentsOf: answer.row.values)
+            values.append(.int(max(1, answer.keep) - 1))
+        }
         let shape = Shape(
             identity: write.identity != nil, newExpiryHour: write.expiresAt / 3600 != write.previousExpiresAt / 3600,
             journal: write.journal != nil, listed: write.journal?.record.user != nil, trimmed: trimBound != nil,
             answerColumns: write.answer?.row.values.count, commit: commit, userTable: write.confirming?.table)
-        guard let token else { return Statement(sql: text(of: shape), values: values, check: nil, counting: nil, token: nil) }
-        var counting = shape
-        counting.aborts = false
+        let texts = texts(of: shape)
+        guard let token else { return Statement(sql: texts.sql, values: values, check: nil, counting: nil, token: nil) }
         return Statement(
-            sql: text(of: shape), values: values,
+            sql: texts.sql, values: values,
             check: CommitCheck(sql: checkSQL, values: [.text(write.session), .integer(token), .int(write.expectedVersion)]),
-            counting: text(of: counting), token: token)
+            counting: texts.counting, token: token)
     }
 
     /// A token no other write of the session stores: a counter from a random start per process.
@@ -104,15 +117,19 @@ enum FoldedEventSQL {
         let userTable: UserRows?
     }
 
-    /// The text of each shape, made once: built per event, it cost about a tenth of the event's
-    /// instructions (and its lookup among the connection's prepared statements hashes it whole).
-    private static let texts = Mutex<[Shape: String]>([:])
+    /// The texts of each shape, made once: built per event, they cost about a tenth of the event's
+    /// instructions (and their lookup among the connection's prepared statements hashes them whole).
+    private static let madeTexts = Mutex<[Shape: (sql: String, counting: String)]>([:])
 
-    static func text(of shape: Shape) -> String {
-        if let text = texts.withLock({ $0[shape] }) { return text }
-        let text = makeText(shape)
-        texts.withLock { $0[shape] = text }
-        return text
+    /// The statement of `shape`, and its counting form (`aborts` false). Both are found in one
+    /// lookup: a write that ends its transaction sends one or the other.
+    static func texts(of shape: Shape) -> (sql: String, counting: String) {
+        if let texts = madeTexts.withLock({ $0[shape] }) { return texts }
+        var counting = shape
+        counting.aborts = false
+        let texts = (sql: makeText(shape), counting: makeText(counting))
+        madeTexts.withLock { $0[shape] = texts }
+        return texts
     }
 
     /// The statement of `shape`; its parameters are numbered in the order `update` lists the values.
