@@ -40,7 +40,7 @@ enum FoldedEventSQL {
 
     static func statement(_ write: EventWrite) -> Statement {
         let commit = write.isLastStatement
-        // The values in the order `text(of:)` numbers their parameters. Appended one by one into
+        // The values in the order `makeText` numbers their parameters. Appended one by one into
         // room made once: each `+=` of a literal made an array of its own, and the sum grew twice.
         var values: [SQLValue] = []
         values.reserveCapacity(22 + (write.answer?.row.values.count ?? 0))
