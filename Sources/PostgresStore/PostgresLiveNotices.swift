@@ -50,9 +50,9 @@ struct PostgresLiveNotices: LiveNoticePersistence {
     }
 
     // Gated on any lease at all (a one-time filter PostgreSQL checks first): most groups commit
-    // while no stream is open anywhere, and then neither the arrays are parsed (they are texts cast
-    // where they are used) nor the joins run. Checked after the commit, like the join, so a lease
-    // taken before it is seen.
+    // while no stream is open anywhere, and then the joins do not run, nor, in the generic plan a
+    // prepared statement settles on after its first runs, is an array parsed (they are texts cast
+    // where they are used). Checked after the commit, like the join, so a lease taken before it is seen.
     private static let sendingPending = """
         SELECT pg_notify(?1, n.payload)
         FROM unnest(CAST(?2::text AS text[]), CAST(?3::text AS text[]), CAST(?4::text AS bigint[]),
