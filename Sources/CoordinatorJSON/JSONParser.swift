@@ -21,6 +21,40 @@ package struct JSONParser {
         return value
     }
 
+    /// Parses `bytes` as one JSON object, handing each member to `member` in order: exactly what
+    /// `parse` accepts as an object (duplicate keys refused), without building its table. For a
+    /// body read for a few known members, where the table and a hashed lookup per member cost
+    /// more than the parse.
+    package static func parseObject(
+        _ bytes: [UInt8], maximumDepth: Int = Self.maximumDepth, _ member: (String, JSONValue) throws -> Void
+    ) throws {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
+            throw parser.failure("expected an object")
+        }
+        // The first keys are compared in a list on the stack (a list of our own cost an allocation
+        // and a regrowth per body); past them, hashed (a hostile body may hold thousands).
+        try withUnsafeTemporaryAllocation(of: String.self, capacity: 8) { few in
+            var count = 0
+            defer { few.baseAddress!.deinitialize(count: count) }
+            var many: Set<String> = []
+            try parser.members { key, value in
+                guard !few[..<count].contains(key) else { return false }
+                if count < few.count {
+                    few.initializeElement(at: count, to: key)
+                    count += 1
+                } else {
+                    guard many.insert(key).inserted else { return false }
+                }
+                try member(key, value)
+                return true
+            }
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.failure("trailing characters") }
+    }
+
     private init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
@@ -69,13 +103,20 @@ package struct JSONParser {
     }
 
     private mutating func object() throws -> JSONValue {
+        // Room for a few members at once: grown from empty, the table was made for one member,
+        // then made again for the second (an event's body has two or three).
+        var table = [String: JSONValue](minimumCapacity: 4)
+        try members { key, value in table.updateValue(value, forKey: key) == nil }
+        return .object(table)
+    }
+
+    /// Reads the object at `index` (its `{`), handing each member to `add`, which answers false
+    /// for a key it has seen already.
+    private mutating func members(_ add: (String, JSONValue) throws -> Bool) throws {
         try nested { parser in
             parser.index += 1
             parser.skipWhitespace()
-            if parser.peek(UInt8(ascii: "}")) { return .object([:]) }
-            // Room for a few members at once: grown from empty, the table was made for one member,
-            // then made again for the second (an event's body has two or three).
-            var members = [String: JSONValue](minimumCapacity: 4)
+            if parser.peek(UInt8(ascii: "}")) { return }
             while true {
                 parser.skipWhitespace()
                 guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
@@ -85,13 +126,11 @@ package struct JSONParser {
                 parser.skipWhitespace()
                 guard parser.peek(UInt8(ascii: ":")) else { throw parser.failure("expected ':'") }
                 // Duplicate keys are legal JSON but read differently by different parsers; refuse them.
-                guard members.updateValue(try parser.value(), forKey: key) == nil else {
-                    throw parser.failure("duplicate key \"\(key)\"")
-                }
+                guard try add(key, try parser.value()) else { throw parser.failure("duplicate key \"\(key)\"") }
                 parser.skipWhitespace()
                 if parser.peek(UInt8(ascii: ",")) { continue }
                 guard parser.peek(UInt8(ascii: "}")) else { throw parser.failure("expected ',' or '}'") }
-                return .object(members)
+                return
             }
         }
     }

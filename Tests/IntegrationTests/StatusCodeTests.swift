@@ -57,6 +57,13 @@ import Testing
         let missing = try await post(server, path, token: client.token, body: #"{"screen":"s1"}"#)
         ProblemAssertions.expect(missing, 400, "invalid-body")
         #expect((missing.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "event")
+        // The body is read member by member: still a JSON object, each key once, strings where strings go.
+        for body in [#"{"screen":"s1","event":"logIn","screen":"s1"}"#, #"["s1","logIn"]"#, #"{"screen":"s1","event":"logIn"} {}"#] {
+            ProblemAssertions.expect(try await post(server, path, token: client.token, body: body), 400, "invalid-body")
+        }
+        let numbered = try await post(server, path, token: client.token, body: #"{"screen":1,"event":"logIn","extra":[1]}"#)
+        ProblemAssertions.expect(numbered, 400, "invalid-body")
+        #expect((numbered.json["errors"] as? [[String: Any]])?.map { $0["field"] as? String } == ["screen"])
         let notJSON = try await post(server, path, token: client.token, contentType: "text/plain", body: "hello")
         ProblemAssertions.expect(notJSON, 415, "unsupported-media-type")
         // The media type is compared without case, before its parameters; any `+json` type is JSON.

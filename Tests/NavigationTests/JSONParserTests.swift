@@ -1,4 +1,5 @@
 import Foundation
+import CoordinatorJSON
 import Navigation
 import Testing
 
@@ -34,5 +35,33 @@ import Testing
         #expect(throws: (any Error).self) { try JSONValue.parse(Array(deep.utf8)) }
         let fine = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
         #expect(throws: Never.self) { try JSONValue.parse(Array(fine.utf8)) }
+    }
+
+    /// `parseObject` accepts exactly the objects `parse` does, and hands over their members.
+    @Test(arguments: [
+        #"{"a":1,"b":[true,false,null],"c":{"d":"e"},"f":-2.5e3}"#, "{}", #"  {"":[{}]}  "#,
+        // Nine and more keys: past the first eight, keys are hashed.
+        #"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10}"#,
+    ])
+    func membersAreTheObjectsMembers(_ text: String) throws {
+        var members: [(String, JSONValue)] = []
+        try JSONParser.parseObject(Array(text.utf8)) { members.append(($0, $1)) }
+        #expect(JSONValue.object(Dictionary(uniqueKeysWithValues: members)) == (try JSONValue.parse(Array(text.utf8))))
+    }
+
+    @Test func membersComeInTheBodysOrder() throws {
+        var keys: [String] = []
+        try JSONParser.parseObject(Array(#"{"z":1,"a":{"y":2},"m":[3]}"#.utf8)) { key, _ in keys.append(key) }
+        #expect(keys == ["z", "a", "m"])
+    }
+
+    @Test(arguments: [
+        "", "[1]", #""a""#, "1", "null", "{", #"{"a":1} x"#, #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#,
+        #"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k9":10}"#,
+        #"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k1":10}"#,
+        #"{"a":[1,]}"#, #"{"a":{"b":1,"b":2}}"#,
+    ])
+    func membersRefuseWhatIsNoObject(_ text: String) {
+        #expect(throws: (any Error).self) { try JSONParser.parseObject(Array(text.utf8)) { _, _ in } }
     }
 }

@@ -100,11 +100,22 @@ struct SessionRoutes: Sendable {
     private nonisolated(nonsending) static func postEvent(
         _ request: HTTPRequest, _ service: SessionService
     ) async throws -> HTTPResponse {
-        let body = try request.jsonObject()
-        guard let screen = body["screen"]?.stringValue, let event = body["event"]?.stringValue else {
+        // Read member by member: the three it knows, the rest checked as JSON and left.
+        var screenValue: JSONValue?
+        var eventValue: JSONValue?
+        var payload = JSONValue.null
+        try request.jsonObjectMembers { key, value in
+            switch key {
+            case "screen": screenValue = value
+            case "event": eventValue = value
+            case "payload": payload = value
+            default: break
+            }
+        }
+        guard let screen = screenValue?.stringValue, let event = eventValue?.stringValue else {
             var errors: [FieldError] = []
-            if body["screen"]?.stringValue == nil { errors.append(FieldError(field: "screen", message: "a string is required")) }
-            if body["event"]?.stringValue == nil { errors.append(FieldError(field: "event", message: "a string is required")) }
+            if screenValue?.stringValue == nil { errors.append(FieldError(field: "screen", message: "a string is required")) }
+            if eventValue?.stringValue == nil { errors.append(FieldError(field: "event", message: "a string is required")) }
             throw Problem(
                 .invalidBody, detail: "The body needs \"screen\" and \"event\" strings.", extensions: ["errors": errors])
         }
@@ -115,7 +126,7 @@ struct SessionRoutes: Sendable {
             answer = try await service.post(
                 EventRequest(
                     sessionID: request.pathParameters["id"]!, token: request.bearerToken,
-                    event: IncomingEvent(screen: ScreenID(screen), name: event, payload: body["payload"] ?? .null),
+                    event: IncomingEvent(screen: ScreenID(screen), name: event, payload: payload),
                     ifMatch: ifMatch,
                     idempotencyKey: key, requestHash: key == nil ? [] : Tokens.sha256(bytes: request.body),
                     clientAddress: request.clientAddress, deviceToken: request.headers["Device-Token"],
