@@ -54,6 +54,7 @@ enum MHDCallbacks {
         core.handlers.started()
         // Its first job is queued on `executor`, and runs in the drain below.
         Task(executorPreference: core.limits.handlerExecutor ?? executor) {
+            TaskAllocatorPriming.prime()
             let response = await core.responder.respond(to: request)
             core.handlers.finished(delivered: executor.deliver(response))
         }
