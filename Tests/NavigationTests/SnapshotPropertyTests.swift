@@ -44,6 +44,7 @@ import Testing
             var restored = try app.decodeSnapshot(app.snapshot(tree))
             #expect(restored == tree)
             #expect(app.render(restored) == app.render(tree))
+            #expect(tree.screenCount == tree.allScreens.count)
 
             let accepted = app.acceptedEvents(in: tree)
             let name = accepted.randomElement(using: &random)!

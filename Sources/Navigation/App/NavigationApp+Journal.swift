@@ -18,8 +18,10 @@ extension NavigationApp {
     /// left out, and so is any member the event does not declare (it could be anything). Only the
     /// payload's top-level fields are declared, so a secret must be a top-level field.
     public func journaled(payload: JSONValue, event: String, screenName: String?) -> JournaledPayload {
+        // `open` looked at on its own: the list with it appended was made afresh every event.
         let declaration =
-            (links.isEmpty ? SystemEvent.all : SystemEvent.all + [SystemEvent.open]).first(where: { $0.name == event })
+            SystemEvent.all.first(where: { $0.name == event })
+            ?? (!links.isEmpty && event == SystemEvent.open.name ? SystemEvent.open : nil)
             ?? screenName.flatMap { screens[$0]?.event(named: event) }
         guard case .object(let members) = payload else {
             // A payload that is not an object has no fields: kept only when it is nothing.

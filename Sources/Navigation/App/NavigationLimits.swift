@@ -14,7 +14,7 @@ public struct NavigationLimits: Sendable, Hashable {
 
     /// Throws `EventRejection.sessionLimit` when `tree` is past a limit.
     func check(_ tree: NavigationTree) throws {
-        if tree.allScreens.count > maxScreens {
+        if tree.screenCount > maxScreens {
             throw EventRejection.sessionLimit("\(maxScreens) screens")
         }
         if tree.nodes.count > maxCoordinators {

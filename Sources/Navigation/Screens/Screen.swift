@@ -178,6 +178,12 @@ public struct Layer: Sendable, Hashable, Codable {
         return tabs.flatMap(\.screens)
     }
 
+    /// How many screens `allScreens` holds, counted in place.
+    var screenCount: Int {
+        guard let tabs else { return screens.count }
+        return tabs.reduce(0) { $0 + $1.screens.count }
+    }
+
     /// A close guess at the bytes its screens take as JSON: their props and ~128 bytes each for
     /// the rest (id, name, owner, events), all tabs included, without gathering the screens.
     var estimatedJSONBytes: Int {

@@ -44,6 +44,9 @@ public struct NavigationTree: Sendable, Equatable {
     /// Every screen in every layer and tab.
     public var allScreens: [Screen] { layers.flatMap(\.allScreens) }
 
+    /// How many screens `allScreens` holds, counted without gathering them (the limits check it every event).
+    package var screenCount: Int { layers.reduce(0) { $0 + $1.screenCount } }
+
     /// A close guess at the bytes of this tree's snapshot or State: its screens' props, which are
     /// most of either, and some for the rest. JSON written into a buffer this size is rarely
     /// copied into a larger one on the way (the props of a user's page alone are several KB).
@@ -156,7 +159,7 @@ public struct NavigationTree: Sendable, Equatable {
 
     /// Drops layers with no screen left; a tab layer stays while it has tabs for its flows to fill.
     mutating func pruneEmptyLayers() {
-        layers.removeAll { $0.allScreens.isEmpty && !($0.isTabs && !($0.tabs ?? []).isEmpty) }
+        layers.removeAll { $0.screenCount == 0 && !($0.isTabs && !($0.tabs ?? []).isEmpty) }
     }
 
     /// The coordinators whose subtree owns a screen: each screen's owner and its ancestors,
