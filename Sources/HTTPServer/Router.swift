@@ -48,7 +48,8 @@ package struct Router: HTTPResponder {
     }
 
     private enum Segment: Sendable {
-        case literal(String)
+        /// Compared with the path's bytes as they are.
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -70,8 +71,13 @@ package struct Router: HTTPResponder {
 
     /// Registers `handler` for `method` on `pattern`; `{name}` segments become path parameters.
     package mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        let segments = Self.split(pattern).map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        var text = pattern  // (`withUTF8` is mutating)
+        let segments = text.withUTF8 { bytes in
+            Self.split(bytes).map { range -> Segment in
+                let part = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                return part.hasPrefix("{") && part.hasSuffix("}")
+                    ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
+            }
         }
         entries.append(Entry(route: Route(method: method, pattern: pattern, index: entries.count), segments: segments, handler: handler))
     }
@@ -82,20 +88,25 @@ package struct Router: HTTPResponder {
 
     /// Finds the route for `method` and `path`, or a resolution that answers 404 or 405.
     package func resolve(method: String, path: String) -> Resolution {
-        let parts = Self.split(path)
+        var text = path  // (`withUTF8` is mutating: a small string's bytes are put in a row first)
         var allowed: [String] = []
-        // By index, reading each entry in place: `for entry in entries` copied every entry tried
-        // (its route's strings, its segments and its handler retained, then released).
-        for index in entries.indices where entries[index].segments.count == parts.count {
-            guard let parameters = Self.match(entries[index].segments, parts) else { continue }
-            let routeMethod = entries[index].route.method
-            if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
-                let entry = entries[index]
-                return Resolution(
-                    route: entry.route, handler: entry.handler, parameters: parameters, unexpectedError: unexpectedError)
+        let found = text.withUTF8 { bytes -> Resolution? in
+            let parts = Self.split(bytes)
+            // By index, reading each entry in place: `for entry in entries` copied every entry tried
+            // (its route's strings, its segments and its handler retained, then released).
+            for index in entries.indices where entries[index].segments.count == parts.count {
+                guard let parameters = Self.match(entries[index].segments, parts, of: bytes) else { continue }
+                let routeMethod = entries[index].route.method
+                if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
+                    let entry = entries[index]
+                    return Resolution(
+                        route: entry.route, handler: entry.handler, parameters: parameters, unexpectedError: unexpectedError)
+                }
+                allowed.append(routeMethod)
             }
-            allowed.append(routeMethod)
+            return nil
         }
+        if let found { return found }
         let problem: Problem
         if allowed.isEmpty {
             problem = Problem(.noSuchRoute, detail: "No resource at \(path).")
@@ -112,41 +123,39 @@ package struct Router: HTTPResponder {
         await resolve(method: request.method, path: request.path).respond(to: request)
     }
 
-    /// The non-empty segments between slashes. Split on UTF-8 bytes, not characters: a slash is
-    /// one byte in UTF-8, and splitting by `Character` cost as much as the rest of routing (and
-    /// `utf8.split` then a `map` to substrings, half of it again). The bytes are read in place
-    /// (walking the `utf8` view's indices cost 2,500 instructions for a session's event path).
-    private static func split(_ path: String) -> [Substring] {
-        let utf8 = path.utf8
-        var contiguous = path  // (`withUTF8` is mutating: a small string's bytes are put in a row first)
-        return contiguous.withUTF8 { bytes in
-            var parts: [Substring] = []
-            parts.reserveCapacity(6)
-            var start = 0
-            func cut(at end: Int) {
-                guard start != end else { return }
-                parts.append(path[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
-            }
-            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-                cut(at: index)
-                start = index + 1
-            }
-            cut(at: bytes.count)
-            return parts
+    /// Where the non-empty segments between slashes are in `bytes`. Cut on UTF-8 bytes, not
+    /// characters: a slash is one byte in UTF-8, and splitting by `Character` cost as much as the
+    /// rest of routing. Ranges, not substrings: a substring of the path was two index walks, and
+    /// each literal compared with one went through `String`'s comparison (1,500 instructions an event).
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        parts.reserveCapacity(6)
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            if start != index { parts.append(start..<index) }
+            start = index + 1
         }
+        if start != bytes.count { parts.append(start..<bytes.count) }
+        return parts
     }
 
-    /// The path parameters when `parts` match `segments`. Literals are all compared before any
-    /// parameter is kept: a path tried against routes that differ only after a parameter
-    /// (`/v1/sessions/{id}/…`) made and dropped a dictionary per route tried.
-    private static func match(_ segments: [Segment], _ parts: [Substring]) -> PathParameters? {
+    /// The path parameters when the `parts` of `bytes` match `segments`. Literals are all compared
+    /// before any parameter is kept: a path tried against routes that differ only after a
+    /// parameter (`/v1/sessions/{id}/…`) made and dropped a dictionary per route tried.
+    private static func match(_ segments: [Segment], _ parts: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>)
+        -> PathParameters?
+    {
         guard segments.count == parts.count else { return nil }
         for index in segments.indices {
-            if case .literal(let literal) = segments[index], literal != parts[index] { return nil }
+            guard case .literal(let literal) = segments[index] else { continue }
+            let part = UnsafeBufferPointer(rebasing: bytes[parts[index]])
+            guard literal.withUnsafeBufferPointer({ $0.elementsEqual(part) }) else { return nil }
         }
         var parameters = PathParameters()
         for index in segments.indices {
-            if case .parameter(let name) = segments[index] { parameters.append(name: name, value: String(parts[index])) }
+            if case .parameter(let name) = segments[index] {
+                parameters.append(name: name, value: String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[index]]), as: UTF8.self))
+            }
         }
         return parameters
     }

@@ -41,5 +41,9 @@ import Testing
         #expect(await body("GET", "/v1/items/1/2").hasPrefix("404 "))
         #expect(await body("DELETE", "/v1/items/1").hasPrefix("405 "))
         #expect(await body("HEAD", "/v1/items/1").hasPrefix("200 "))
+        // Literals match their exact bytes: another case, or a longer or shorter segment, is no route.
+        #expect(await body("GET", "/V1/items/1").hasPrefix("404 "))
+        #expect(await body("GET", "/v1/item/1").hasPrefix("404 "))
+        #expect(await body("GET", "/v1/itemss/1").hasPrefix("404 "))
     }
 }
