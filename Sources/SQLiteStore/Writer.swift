@@ -60,8 +60,12 @@ package final class Writer: Sendable {
         // The result crosses threads as `any Sendable` and is cast back here: a continuation,
         // job and result generic over `T` cost a dozen runtime metadata lookups per write
         // (about 400 instructions each), more than boxing the value and one cast.
-        let result = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            enqueue({ try work($0) }, rerunnable: rerunnable, then: { continuation.resume(with: $0) })
+        // The job resumes the continuation itself: a closure around a checked continuation was
+        // two more objects per write (the closure and the check's), and the check's bookkeeping.
+        // The writer completes every job it takes exactly once (`Writer.run`; on close, with
+        // `StoreClosed`), which is the whole of the unchecked continuation's contract.
+        let result = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<any Sendable, any Error>) in
+            queue.push(PendingWrite(work: { try work($0) }, rerunnable: rerunnable, answer: .resume(continuation)))
         }
         return result as! T
     }
@@ -72,7 +76,7 @@ package final class Writer: Sendable {
         _ work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable, rerunnable: Bool = false,
         then answer: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
     ) {
-        queue.push(PendingWrite(work: work, rerunnable: rerunnable, answer: answer))
+        queue.push(PendingWrite(work: work, rerunnable: rerunnable, answer: .call(answer)))
     }
 
     /// Commits what is queued, stops the thread and closes the connection. Later writes fail.
@@ -158,15 +162,18 @@ protocol WriteJob: AnyObject, Sendable {
 
 /// Its result is written by the writer thread before `complete` resumes the caller; nothing else touches it.
 final class PendingWrite: WriteJob, @unchecked Sendable {
+    /// Where the outcome goes: a callback, or the writing task's continuation.
+    enum Answer {
+        case call(@Sendable (Result<any Sendable, any Error>) -> Void)
+        case resume(UnsafeContinuation<any Sendable, any Error>)
+    }
+
     private let work: @Sendable (SQLiteConnection) throws -> any Sendable
-    private let answer: @Sendable (Result<any Sendable, any Error>) -> Void
+    private let answer: Answer
     private var result: Result<any Sendable, any Error>?
     let rerunnable: Bool
 
-    init(
-        work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable, rerunnable: Bool,
-        answer: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
-    ) {
+    init(work: @escaping @Sendable (SQLiteConnection) throws -> any Sendable, rerunnable: Bool, answer: Answer) {
         self.work = work
         self.rerunnable = rerunnable
         self.answer = answer
@@ -183,10 +190,15 @@ final class PendingWrite: WriteJob, @unchecked Sendable {
     }
 
     func complete(failure: (any Error)?) {
+        let outcome: Result<any Sendable, any Error>
         switch (result, failure) {
-        case (.success?, let failure?): answer(.failure(failure))  // done, but not committed
-        case (let result?, _): answer(result)
-        case (nil, let failure): answer(.failure(failure ?? StoreClosed()))
+        case (.success?, let failure?): outcome = .failure(failure)  // done, but not committed
+        case (let result?, _): outcome = result
+        case (nil, let failure): outcome = .failure(failure ?? StoreClosed())
+        }
+        switch answer {
+        case .call(let call): call(outcome)
+        case .resume(let continuation): continuation.resume(with: outcome)
         }
     }
 }
