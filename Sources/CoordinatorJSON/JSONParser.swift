@@ -103,10 +103,13 @@ package struct JSONParser {
     }
 
     private mutating func object() throws -> JSONValue {
-        // Room for a few members at once: grown from empty, the table was made for one member,
-        // then made again for the second (an event's body has two or three).
-        var table = [String: JSONValue](minimumCapacity: 4)
-        try members { key, value in table.updateValue(value, forKey: key) == nil }
+        // Room for a few members once the first comes: grown from empty, the table was made for
+        // one member, then made again for the second. An empty object (`{}` props) makes none.
+        var table: [String: JSONValue] = [:]
+        try members { key, value in
+            if table.isEmpty { table.reserveCapacity(4) }
+            return table.updateValue(value, forKey: key) == nil
+        }
         return .object(table)
     }
 
